@@ -1,0 +1,101 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ApiError, jsonResponse, renderError } from './errors.js';
+import { type AccessPolicy, accessControl } from './http/access.js';
+import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
+import type { AppEnv } from './http/env.js';
+import { journalAndLog, type LogLine } from './http/journal.js';
+import { buildOpenApi } from './openapi.js';
+import { blocklistRoutes } from './routes/blocklist.js';
+import { caseRoutes } from './routes/cases.js';
+import { controlRoutes } from './routes/control.js';
+import type { RouteDeps } from './routes/deps.js';
+import { healthRoutes } from './routes/health.js';
+import { identityRoutes } from './routes/identity.js';
+import { notifyRoutes } from './routes/notify.js';
+import { stateRoutes } from './routes/state.js';
+import { createClock } from './store/clock.js';
+import { Store } from './store/store.js';
+import { API_VERSION } from './version.js';
+
+export interface AppDeps {
+  store: Store;
+  /** Real wall time (the service clock is store.clock); injected so tests control both. */
+  realNow: () => number;
+  log: LogLine;
+  logError: (err: unknown) => void;
+  access: AccessPolicy;
+}
+
+/** Defaults for everything: a fresh store on real time, logs discarded, no access restrictions. */
+export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
+  const realNow = overrides.realNow ?? Date.now;
+  return {
+    store: new Store(createClock(realNow)),
+    realNow,
+    log: () => {},
+    logError: () => {},
+    access: { allowedClients: null, allowedHosts: [] },
+    ...overrides,
+  };
+}
+
+/**
+ * Builds the service. No side effects: it reads no environment and opens no socket, so every test can
+ * build a fresh one. Middleware order: journal+log (outermost, sees every status), access control, routes.
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const routeDeps: RouteDeps = {
+    store: deps.store,
+    realNow: deps.realNow,
+    startedAt: deps.realNow(),
+    version: API_VERSION,
+  };
+  const endpoints: Endpoint[] = [
+    ...healthRoutes(routeDeps),
+    ...identityRoutes(),
+    ...caseRoutes(routeDeps),
+    ...notifyRoutes(routeDeps),
+    ...blocklistRoutes(routeDeps),
+    ...controlRoutes(routeDeps),
+    ...stateRoutes(routeDeps),
+  ];
+  let openApi: string | undefined;
+  endpoints.push(
+    endpoint(
+      {
+        method: 'GET',
+        path: '/openapi.json',
+        tag: 'service',
+        summary: 'This document, generated from the schemas the routes validate with',
+        responses: { 200: { description: 'OpenAPI 3.1', schema: z.looseObject({ openapi: z.string() }) } },
+      },
+      () => {
+        openApi ??= JSON.stringify(buildOpenApi(endpoints, API_VERSION));
+        return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      },
+    ),
+  );
+
+  const app = new Hono<AppEnv>();
+  app.use(journalAndLog(deps.store, deps.log, deps.realNow));
+  app.use(accessControl(deps.access));
+  mount(app, endpoints);
+
+  const methodsFor = allowedMethods(endpoints);
+  app.notFound((c) => {
+    const allow = methodsFor(c.req.path);
+    if (allow.length === 0) throw new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`);
+    throw new ApiError(
+      'method_not_allowed',
+      `${c.req.method} is not allowed here; use ${allow.join(', ')}.`,
+      {
+        headers: { allow: allow.join(', ') },
+      },
+    );
+  });
+  app.onError((err) => renderError(err, deps.logError));
+  return app;
+}
+
+export { jsonResponse };

@@ -1,0 +1,109 @@
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { parseCidrList } from './http/cidr.js';
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 to 65535')
+  .max(65535, 'must be 0 to 65535');
+
+const host = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine(
+    (h) =>
+      isIP(h) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(h),
+    {
+      message: 'must be an IP address or a host name',
+    },
+  );
+
+const milliseconds = z.coerce.number().int('must be a whole number').min(1).max(600_000);
+
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+
+export const ConfigSchema = z.object({
+  host: host.default('127.0.0.1'),
+  port: port.default(8081),
+  /** CIDRs allowed to connect; empty means everyone (the lab's network does the restricting). */
+  allowedClients: list.default([]).transform((items, ctx) => {
+    try {
+      return parseCidrList(items);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+      return z.NEVER;
+    }
+  }),
+  /** Host names accepted in the Host header besides IP literals and localhost; `*` accepts any. */
+  allowedHosts: list.default([]),
+  headersTimeoutMs: milliseconds.default(10_000),
+  requestTimeoutMs: milliseconds.default(30_000),
+  keepAliveTimeoutMs: milliseconds.default(5_000),
+  shutdownGraceMs: milliseconds.default(1_500),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+const ENV_KEYS = {
+  host: 'HOST',
+  port: 'PORT',
+  allowedClients: 'ALLOWED_CLIENTS',
+  allowedHosts: 'ALLOWED_HOSTS',
+  headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
+  shutdownGraceMs: 'SHUTDOWN_GRACE_MS',
+} as const satisfies Record<keyof Config, string>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses flags over environment over defaults. Pure: the caller hands in argv and env, so it is
+ * unit-tested without touching the process. Throws ConfigError with one line on a bad value.
+ */
+export function loadConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Config {
+  let flags: { host?: string | undefined; port?: string | undefined };
+  try {
+    ({ values: flags } = parseArgs({
+      args: [...argv],
+      options: { host: { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new ConfigError(`invalid arguments: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const raw: Record<string, string | undefined> = {};
+  for (const [key, name] of Object.entries(ENV_KEYS)) raw[key] = env[name];
+  if (flags.host !== undefined) raw.host = flags.host;
+  if (flags.port !== undefined) raw.port = flags.port;
+  for (const [key, value] of Object.entries(raw)) if (value === undefined || value === '') delete raw[key];
+
+  const parsed = ConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = issue?.path[0];
+  const name =
+    typeof key === 'string' && key in ENV_KEYS ? describeSetting(key as keyof Config) : 'configuration';
+  throw new ConfigError(
+    `invalid ${name} ${JSON.stringify(raw[String(key)] ?? '')}: ${issue?.message ?? 'invalid'}`,
+  );
+}
+
+function describeSetting(key: keyof Config): string {
+  if (key === 'host') return 'host (HOST or --host)';
+  if (key === 'port') return 'port (PORT or --port)';
+  return ENV_KEYS[key];
+}

@@ -1,0 +1,83 @@
+import type { Context } from 'hono';
+import { ApiError } from '../errors.js';
+import type { AppEnv } from './env.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+const CLOSE = { connection: 'close' };
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The contract's POST rules 1-6, in order, then the body read exactly once. 411 and 413 are decided
+ * from the headers before a byte of the body is read (and the connection is closed, so an unread body
+ * is never parsed as a next request). A body cut short, or one whose connection the HTTP parser has
+ * refused meanwhile (it ran past its Content-Length), is refused and never acted on.
+ */
+export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type');
+  if (type === undefined || !isJsonMediaType(type)) {
+    throw new ApiError(
+      'unsupported_media_type',
+      'POST bodies must be sent with Content-Type: application/json.',
+    );
+  }
+  const lengthHeader = c.req.header('content-length');
+  if (lengthHeader === undefined) {
+    throw new ApiError(
+      'length_required',
+      'A Content-Length header is required; chunked bodies are refused.',
+      {
+        headers: CLOSE,
+      },
+    );
+  }
+  if (!/^\d{1,16}$/.test(lengthHeader)) {
+    throw new ApiError('invalid_content_length', 'Content-Length must be a single decimal integer.', {
+      headers: CLOSE,
+    });
+  }
+  const length = Number(lengthHeader);
+  if (length > MAX_BODY_BYTES) {
+    throw new ApiError('payload_too_large', `The body must be at most ${MAX_BODY_BYTES} bytes.`, {
+      headers: CLOSE,
+    });
+  }
+
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await c.req.arrayBuffer();
+  } catch {
+    throw incompleteBody();
+  }
+  const socket = c.env?.incoming?.socket;
+  if (bytes.byteLength !== length || socket?.destroyed || socket?.writableEnded) throw incompleteBody();
+
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(bytes));
+  } catch {
+    throw new ApiError('invalid_json', 'The body is not valid JSON (UTF-8).');
+  }
+  if (!isPlainObject(value)) {
+    throw new ApiError(
+      'body_not_object',
+      'The body must be a JSON object, not an array, string, number or null.',
+    );
+  }
+  return value;
+}
+
+/** `application/json`, with or without parameters such as charset. */
+export function isJsonMediaType(header: string): boolean {
+  const semicolon = header.indexOf(';');
+  const essence = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  return essence === 'application/json';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const incompleteBody = () =>
+  new ApiError('incomplete_body', 'The body did not match its Content-Length; nothing was done.', {
+    headers: CLOSE,
+  });

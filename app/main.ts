@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/** Entry point: the only file that touches process.env, argv, signals and the socket. */
+import { createApp, defaultDeps } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogWriter } from './http/log-writer.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`mock-api: ${err.message}\n`);
+    process.exit(2);
+  }
+
+  const logs = createLogWriter((chunk) => process.stdout.write(chunk));
+  const app = createApp(
+    defaultDeps({
+      log: logs.log,
+      logError: (err) => process.stderr.write(`${JSON.stringify({ level: 'error', error: String(err) })}\n`),
+      access: { allowedClients: config.allowedClients, allowedHosts: config.allowedHosts },
+    }),
+  );
+
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(app, config);
+  } catch (err) {
+    process.stderr.write(
+      `mock-api: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write(`listening on ${running.url}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await running.close(config.shutdownGraceMs);
+    logs.flush();
+    process.stdout.write(`stopped (${signal})\n`, () => process.exit(0));
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,80 @@
+import { isIP } from 'node:net';
+import type { Context } from 'hono';
+import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
+import { endpoint, postEndpoint } from '../http/endpoint.js';
+import {
+  AlreadyBlockedSchema,
+  BlockEntrySchema,
+  BlockLookupSchema,
+  BlockRequestSchema,
+  UnblockSchema,
+} from '../schemas/blocklist.js';
+import { IpAddressSchema } from '../schemas/common.js';
+import type { RouteDeps } from './deps.js';
+
+export function blocklistRoutes({ store }: RouteDeps) {
+  const ipParam = { ip: { description: 'An IPv4 or IPv6 address', schema: IpAddressSchema } };
+  const invalidIp = { description: 'invalid_ip', schema: ErrorBodySchema };
+  return [
+    postEndpoint(
+      {
+        path: '/blocklist',
+        tag: 'blocklist',
+        summary: 'Block the reserved lab address for 1-60 minutes',
+        body: BlockRequestSchema,
+        responses: {
+          201: { description: 'The expiring entry', schema: BlockEntrySchema },
+          403: { description: 'address_not_blockable: only 203.0.113.66', schema: ErrorBodySchema },
+          409: {
+            description: 'already_blocked, with the existing entry; nothing changed',
+            schema: AlreadyBlockedSchema,
+          },
+        },
+      },
+      (_c, request) => jsonResponse(store.blocklist.blockAddress(request, store.now()), 201),
+    ),
+    endpoint(
+      {
+        method: 'GET',
+        path: '/blocklist/:ip',
+        tag: 'blocklist',
+        summary: 'Is the address blocked?',
+        params: ipParam,
+        responses: {
+          200: { description: 'blocked, with the exact entry when true', schema: BlockLookupSchema },
+          400: invalidIp,
+        },
+      },
+      (c) => {
+        const ip = pathIp(c);
+        const entry = store.blocklist.lookup(ip, store.now());
+        return jsonResponse(entry ? { ip, blocked: true, entry } : { ip, blocked: false });
+      },
+    ),
+    endpoint(
+      {
+        method: 'DELETE',
+        path: '/blocklist/:ip',
+        tag: 'blocklist',
+        summary: 'Remove the exact entry (rollback)',
+        params: ipParam,
+        responses: {
+          200: { description: 'The removed entry', schema: UnblockSchema },
+          400: invalidIp,
+          404: { description: 'not_blocked', schema: ErrorBodySchema },
+        },
+      },
+      (c) => {
+        const ip = pathIp(c);
+        const entry = store.blocklist.unblockAddress(ip, store.now());
+        return jsonResponse({ ip, removed: true, blocked: false, entry });
+      },
+    ),
+  ];
+}
+
+function pathIp(c: Context): string {
+  const ip = c.req.param('ip') ?? '';
+  if (isIP(ip) === 0) throw new ApiError('invalid_ip', `${JSON.stringify(ip)} is not an IP address.`);
+  return ip;
+}

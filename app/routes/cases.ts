@@ -1,0 +1,60 @@
+import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
+import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
+import { EventIdSchema } from '../schemas/common.js';
+import type { RouteDeps } from './deps.js';
+
+export function caseRoutes({ store }: RouteDeps) {
+  const connectorFailed = { description: 'case_connector_failed (case_mode)', schema: ErrorBodySchema };
+  return [
+    endpoint(
+      {
+        method: 'GET',
+        path: '/cases/:event_id',
+        tag: 'cases',
+        summary: 'Look up the case of an event',
+        params: {
+          event_id: { description: 'The event identifier (percent-encoded)', schema: EventIdSchema },
+        },
+        responses: {
+          200: { description: 'The case', schema: CaseSchema },
+          404: { description: 'case_not_found', schema: ErrorBodySchema },
+          503: connectorFailed,
+        },
+      },
+      (c) => {
+        store.connector.assertReadable();
+        const eventId = c.req.param('event_id') ?? '';
+        const found = store.cases.find(eventId);
+        if (!found)
+          throw new ApiError('case_not_found', `No case exists for event ${JSON.stringify(eventId)}.`);
+        return jsonResponse(found);
+      },
+    ),
+    postEndpoint(
+      {
+        path: '/cases',
+        tag: 'cases',
+        summary: 'Create the case of an event, or update it (one case per event_id)',
+        body: CaseWriteSchema,
+        responses: {
+          200: { description: 'The case was updated', schema: CaseSchema },
+          201: {
+            description: 'The case was created',
+            schema: CaseSchema,
+            headers: { Location: '/cases/<event_id>, percent-encoded' },
+          },
+          503: connectorFailed,
+          507: { description: 'case_limit_reached: reset the service', schema: ErrorBodySchema },
+        },
+      },
+      (_c, write) => {
+        store.connector.assertWritable();
+        const { case: record, created } = store.cases.upsertCase(write, store.now());
+        return created
+          ? jsonResponse(record, 201, { location: `/cases/${encodeURIComponent(record.event_id)}` })
+          : jsonResponse(record, 200);
+      },
+    ),
+  ];
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
+import { endpoint } from '../http/endpoint.js';
+import { IdentitySchema } from '../schemas/identity.js';
+import { findIdentity } from '../store/identities.js';
+
+export function identityRoutes() {
+  return [
+    endpoint(
+      {
+        method: 'GET',
+        path: '/identity/:user',
+        tag: 'identity',
+        summary: 'Look up an identity in the fixed lab directory',
+        params: { user: { description: 'Identity name, e.g. lab-admin', schema: z.string() } },
+        responses: {
+          200: { description: 'The identity', schema: IdentitySchema },
+          404: { description: 'identity_not_found', schema: ErrorBodySchema },
+        },
+      },
+      (c) => {
+        const user = c.req.param('user') ?? '';
+        const identity = findIdentity(user);
+        if (!identity) throw new ApiError('identity_not_found', `No identity named ${JSON.stringify(user)}.`);
+        return jsonResponse(identity);
+      },
+    ),
+  ];
+}

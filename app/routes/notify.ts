@@ -1,0 +1,22 @@
+import { ErrorBodySchema, jsonResponse } from '../errors.js';
+import { postEndpoint } from '../http/endpoint.js';
+import { NotificationSchema, NotifyRequestSchema } from '../schemas/notification.js';
+import type { RouteDeps } from './deps.js';
+
+export function notifyRoutes({ store }: RouteDeps) {
+  return [
+    postEndpoint(
+      {
+        path: '/notify',
+        tag: 'notifications',
+        summary: 'Accept a notification (works in every case_mode)',
+        body: NotifyRequestSchema,
+        responses: {
+          202: { description: 'The accepted notification record', schema: NotificationSchema },
+          507: { description: 'notification_limit_reached: reset the service', schema: ErrorBodySchema },
+        },
+      },
+      (_c, request) => jsonResponse(store.notifications.acceptNotification(request, store.now()), 202),
+    ),
+  ];
+}

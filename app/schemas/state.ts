@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { BlockEntrySchema, BlockHistoryRecordSchema } from './blocklist.js';
+import { CaseSchema } from './case.js';
+import { IsoDateTimeSchema } from './common.js';
+import { CaseModeSchema } from './control.js';
+import { NotificationSchema } from './notification.js';
+
+export const JournalEntrySchema = z
+  .object({
+    seq: z.number().int().min(1),
+    at: IsoDateTimeSchema,
+    method: z.string(),
+    path: z.string(),
+    status: z.number().int(),
+  })
+  .meta({ id: 'JournalEntry' });
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+export const StateSchema = z
+  .object({
+    case_mode: CaseModeSchema,
+    now: IsoDateTimeSchema,
+    cases: z.array(CaseSchema),
+    notifications: z.array(NotificationSchema),
+    blocklist: z.array(BlockEntrySchema),
+    blocklist_history: z.array(BlockHistoryRecordSchema),
+    journal: z.array(JournalEntrySchema),
+  })
+  .meta({ id: 'State' });
+export type State = z.infer<typeof StateSchema>;
+
+/** Reset takes exactly `{}`: a stray field is more likely a mistake than a wish. */
+export const ResetRequestSchema = z.strictObject({}).meta({ id: 'ResetRequest' });
+export const ResetResponseSchema = z
+  .object({ reset: z.literal(true), case_mode: z.literal('healthy') })
+  .meta({ id: 'ResetResponse' });

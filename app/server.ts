@@ -1,0 +1,86 @@
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { Config } from './config.js';
+import { type ErrorCode, rawErrorResponse } from './errors.js';
+import type { AppEnv } from './http/env.js';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (at most graceMs), then closes what is left. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Binds the app. Node's HTTP parser refuses some requests before the app sees them (a malformed
+ * Content-Length, both Content-Length and chunked, a body running past its length into garbage); its
+ * bare 400 would break the contract, so clientError answers in the contract's error shape instead.
+ */
+export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve({
+      fetch: app.fetch,
+      hostname: config.host,
+      port: config.port,
+      serverOptions: {
+        headersTimeout: config.headersTimeoutMs,
+        requestTimeout: config.requestTimeoutMs,
+        keepAliveTimeout: config.keepAliveTimeoutMs,
+      },
+    }) as Server;
+    server.once('error', reject);
+    server.on('clientError', answerClientError);
+    server.once('listening', () => {
+      server.off('error', reject);
+      const { address, port } = server.address() as AddressInfo;
+      const host = address.includes(':') ? `[${address}]` : address;
+      resolve({
+        server,
+        url: `http://${host}:${port}`,
+        close: (graceMs) => closeGracefully(server, graceMs),
+      });
+    });
+  });
+}
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message] = describeParserError(err.code);
+  socket.end(rawErrorResponse(code, message));
+}
+
+function describeParserError(code: string | undefined): [ErrorCode, string] {
+  switch (code) {
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return [
+        'invalid_content_length',
+        'Content-Length must be a single decimal integer, without chunked encoding.',
+      ];
+    case 'HPE_HEADER_OVERFLOW':
+      return ['header_too_large', 'The request headers are too large.'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT':
+      return ['request_timeout', 'The request took too long to arrive.'];
+    default:
+      return ['bad_request', 'The request is not valid HTTP/1.1; the connection is closed.'];
+  }
+}
+
+function closeGracefully(server: Server, graceMs = 1500): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // Keep-alive sockets with no request in flight would hold close() open until their timeout.
+    server.closeIdleConnections();
+  });
+}

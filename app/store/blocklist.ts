@@ -1,0 +1,91 @@
+import { ApiError } from '../errors.js';
+import {
+  BLOCKABLE_ADDRESS,
+  type BlockEntry,
+  type BlockHistoryRecord,
+  type BlockRequest,
+} from '../schemas/blocklist.js';
+import { iso } from './clock.js';
+import { Ring } from './ring.js';
+
+interface ActiveEntry {
+  entry: BlockEntry;
+  expiresAtMs: number;
+}
+
+/**
+ * The expiring blocklist. Expiry is applied whenever the list is read or written, against the service
+ * clock, so an entry reads as removed from the instant the clock reaches its expires_at, and its history
+ * record says so with removed_at = expires_at. History is a ring, so repeated block/unblock stays bounded.
+ */
+export class Blocklist {
+  readonly #active = new Map<string, ActiveEntry>();
+  readonly #history: Ring<BlockHistoryRecord>;
+
+  constructor(historyLimit: number) {
+    this.#history = new Ring(historyLimit);
+  }
+
+  blockAddress(request: BlockRequest, now: number): BlockEntry {
+    if (request.ip !== BLOCKABLE_ADDRESS) {
+      throw new ApiError(
+        'address_not_blockable',
+        `Only the reserved lab address ${BLOCKABLE_ADDRESS} can be blocked; ${request.ip} was refused.`,
+      );
+    }
+    this.expire(now);
+    const present = this.#active.get(request.ip);
+    if (present) {
+      throw new ApiError('already_blocked', `${request.ip} is already blocked; nothing was changed.`, {
+        extra: { entry: present.entry },
+      });
+    }
+    const expiresAtMs = now + request.expires_minutes * 60_000;
+    const entry: BlockEntry = {
+      ip: request.ip,
+      event_id: request.event_id,
+      expires_minutes: request.expires_minutes,
+      created_at: iso(now),
+      expires_at: iso(expiresAtMs),
+    };
+    this.#active.set(entry.ip, { entry, expiresAtMs });
+    return entry;
+  }
+
+  lookup(ip: string, now: number): BlockEntry | undefined {
+    this.expire(now);
+    return this.#active.get(ip)?.entry;
+  }
+
+  unblockAddress(ip: string, now: number): BlockEntry {
+    this.expire(now);
+    const present = this.#active.get(ip);
+    if (!present) throw new ApiError('not_blocked', `${ip} is not on the blocklist.`);
+    this.#active.delete(ip);
+    this.#history.push({ ...present.entry, removed_at: iso(now), removed_reason: 'unblocked' });
+    return present.entry;
+  }
+
+  active(now: number): BlockEntry[] {
+    this.expire(now);
+    return [...this.#active.values()].map((a) => a.entry);
+  }
+
+  history(now: number): BlockHistoryRecord[] {
+    this.expire(now);
+    return this.#history.toArray();
+  }
+
+  clear(): void {
+    this.#active.clear();
+    this.#history.clear();
+  }
+
+  private expire(now: number): void {
+    for (const [ip, { entry, expiresAtMs }] of this.#active) {
+      if (now < expiresAtMs) continue;
+      this.#active.delete(ip);
+      this.#history.push({ ...entry, removed_at: entry.expires_at, removed_reason: 'expired' });
+    }
+  }
+}

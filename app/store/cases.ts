@@ -1,0 +1,52 @@
+import { ApiError } from '../errors.js';
+import type { Case, CaseWrite } from '../schemas/case.js';
+import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
+import { iso } from './clock.js';
+
+/** Cases keyed by event_id; a Map keeps insertion order and cannot be polluted through its keys. */
+export class CaseStore {
+  readonly #cases = new Map<string, Case>();
+
+  constructor(readonly limit: number) {}
+
+  get size(): number {
+    return this.#cases.size;
+  }
+
+  find(eventId: string): Case | undefined {
+    return this.#cases.get(eventId);
+  }
+
+  /** Creates the case or merges the fields sent into it (shallow: a field sent replaces that field). */
+  upsertCase(write: CaseWrite, now: number): { case: Case; created: boolean } {
+    const existing = this.#cases.get(write.event_id);
+    if (!existing && this.#cases.size >= this.limit) {
+      throw new ApiError(
+        'case_limit_reached',
+        `The lab holds at most ${this.limit} cases; reset the service (POST /reset) to start a new exercise.`,
+      );
+    }
+    const fields: Record<string, unknown> = { ...write };
+    for (const key of SERVICE_OWNED_FIELDS) delete fields[key];
+    const at = iso(now);
+    const record: Case = existing
+      ? {
+          ...existing,
+          ...fields,
+          event_id: existing.event_id,
+          updated_at: at,
+          revision: existing.revision + 1,
+        }
+      : { ...fields, event_id: write.event_id, created_at: at, updated_at: at, revision: 1 };
+    this.#cases.set(record.event_id, record);
+    return { case: record, created: !existing };
+  }
+
+  list(): Case[] {
+    return [...this.#cases.values()];
+  }
+
+  clear(): void {
+    this.#cases.clear();
+  }
+}

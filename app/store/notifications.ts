@@ -1,0 +1,42 @@
+import { ApiError } from '../errors.js';
+import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
+import type { Notification, NotifyRequest } from '../schemas/notification.js';
+import { iso } from './clock.js';
+
+export class NotificationStore {
+  readonly #items: Notification[] = [];
+
+  constructor(readonly limit: number) {}
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  acceptNotification(request: NotifyRequest, now: number): Notification {
+    if (this.#items.length >= this.limit) {
+      throw new ApiError(
+        'notification_limit_reached',
+        `The lab holds at most ${this.limit} notifications; reset the service (POST /reset) to start a new exercise.`,
+      );
+    }
+    const fields: Record<string, unknown> = { ...request };
+    for (const key of SERVICE_OWNED_FIELDS) delete fields[key];
+    const record: Notification = {
+      id: `ntf-${String(this.#items.length + 1).padStart(6, '0')}`,
+      status: 'accepted',
+      accepted_at: iso(now),
+      ...fields,
+      message: request.message,
+    };
+    this.#items.push(record);
+    return record;
+  }
+
+  list(): Notification[] {
+    return [...this.#items];
+  }
+
+  clear(): void {
+    this.#items.length = 0;
+  }
+}
