@@ -1,0 +1,133 @@
+/** The runner's command line, parsed once and checked by zod; pure, so it is unit-tested. */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  N8N_APPROVAL_TIMEOUT_SECONDS,
+  REFERENCE_APPROVAL_TIMEOUT_SECONDS,
+  type TargetName,
+} from './targets.js';
+import { CASE_NAMES, type CaseName } from './verdict.js';
+
+export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|n8n [options]
+  --api URL                     mock API base URL (reference without it: an in-process mock API)
+  --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
+  --n8n URL                     n8n base URL (default http://127.0.0.1:5678)
+  --resume-origin URL           replace the origin of the resume URLs n8n announces
+  --report FILE                 JSON report (default reports/acceptance-<target>.json)
+  --cases a,b                   run only these cases (${CASE_NAMES.join(', ')})
+  --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
+                                n8n: the workflow's APPROVAL_TIMEOUT_SECONDS, default ${N8N_APPROVAL_TIMEOUT_SECONDS})
+  --verbose                     print the reference workflow's node trace on stderr`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface RunnerCliOptions {
+  target: TargetName;
+  api: { kind: 'http'; url: string } | { kind: 'exec'; prefix: string } | { kind: 'local' };
+  n8nUrl: string;
+  resumeOrigin: string | undefined;
+  reportPath: string;
+  cases: CaseName[];
+  approvalTimeoutSeconds: number;
+  verbose: boolean;
+}
+
+const HttpUrlSchema = z.url({ protocol: /^https?$/ });
+const CaseNameSchema = z.enum(CASE_NAMES);
+
+const RawSchema = z.object({
+  target: z.enum(['reference', 'n8n'], { error: '--target must be reference or n8n' }),
+  api: HttpUrlSchema.optional(),
+  'api-exec': z.string().trim().min(1).optional(),
+  n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
+  'resume-origin': HttpUrlSchema.optional(),
+  report: z.string().min(1).optional(),
+  cases: z.string().optional(),
+  'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
+  verbose: z.boolean().default(false),
+});
+
+/** Returns null for --help. */
+export function parseOptions(argv: readonly string[]): RunnerCliOptions | null {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        target: { type: 'string' },
+        api: { type: 'string' },
+        'api-exec': { type: 'string' },
+        n8n: { type: 'string' },
+        'resume-origin': { type: 'string' },
+        report: { type: 'string' },
+        cases: { type: 'string' },
+        'approval-timeout-seconds': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return null;
+  const parsed = RawSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = issue?.path[0];
+    throw new UsageError(
+      flag === undefined ? (issue?.message ?? 'invalid options') : `--${String(flag)}: ${issue?.message}`,
+    );
+  }
+  const raw = parsed.data;
+  if (raw.api !== undefined && raw['api-exec'] !== undefined)
+    throw new UsageError('give --api or --api-exec, not both');
+
+  let api: RunnerCliOptions['api'];
+  if (raw.api !== undefined) api = { kind: 'http', url: raw.api };
+  else if (raw['api-exec'] !== undefined) api = { kind: 'exec', prefix: raw['api-exec'] };
+  else api = { kind: 'local' };
+  if (raw.target === 'reference' && api.kind === 'exec') {
+    // The reference workflow calls the mock API itself, over HTTP, as n8n's HTTP nodes do.
+    throw new UsageError(
+      '--target reference needs --api URL (or neither, for an in-process mock API), not --api-exec',
+    );
+  }
+  if (raw.target === 'n8n' && api.kind === 'local') {
+    throw new UsageError('--target n8n needs --api URL or --api-exec: the mock API that n8n calls');
+  }
+
+  return {
+    target: raw.target,
+    api,
+    n8nUrl: raw.n8n,
+    resumeOrigin: raw['resume-origin'],
+    reportPath: raw.report ?? `reports/acceptance-${raw.target}.json`,
+    cases: parseCases(raw.cases),
+    approvalTimeoutSeconds:
+      raw['approval-timeout-seconds'] ??
+      (raw.target === 'reference' ? REFERENCE_APPROVAL_TIMEOUT_SECONDS : N8N_APPROVAL_TIMEOUT_SECONDS),
+    verbose: raw.verbose,
+  };
+}
+
+function parseCases(list: string | undefined): CaseName[] {
+  if (list === undefined) return [...CASE_NAMES];
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const cases: CaseName[] = [];
+  for (const name of names) {
+    const parsed = CaseNameSchema.safeParse(name);
+    if (!parsed.success)
+      throw new UsageError(`--cases: unknown case "${name}" (known: ${CASE_NAMES.join(', ')})`);
+    if (!cases.includes(parsed.data)) cases.push(parsed.data);
+  }
+  if (cases.length === 0) throw new UsageError('--cases: name at least one case');
+  // The matrix order, whatever order was typed: reports stay comparable.
+  return CASE_NAMES.filter((name) => cases.includes(name));
+}

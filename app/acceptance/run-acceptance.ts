@@ -1,0 +1,81 @@
+/**
+ * One acceptance run: set up the transport and the target, run the matrix, print the table, write the
+ * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
+ */
+import { type LocalMockApi, startLocalMockApi } from './mock-api-server.js';
+import type { RunnerCliOptions } from './options.js';
+import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';
+import { runMatrix } from './runner.js';
+import { n8nTarget, startReferenceTarget, type Target } from './targets.js';
+import { type ApiTransport, ExecTransport, HttpTransport } from './transport.js';
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export async function runAcceptance(options: RunnerCliOptions, output: Output): Promise<AcceptanceReport> {
+  const startedAt = new Date();
+  let localApi: LocalMockApi | undefined;
+  let target: Target | undefined;
+  try {
+    let api: ApiTransport;
+    let mockApiUrl: string | undefined;
+    if (options.api.kind === 'local') {
+      localApi = await startLocalMockApi();
+      mockApiUrl = localApi.url;
+      api = new HttpTransport(localApi.url);
+    } else if (options.api.kind === 'http') {
+      mockApiUrl = options.api.url;
+      api = new HttpTransport(options.api.url);
+    } else {
+      api = new ExecTransport(options.api.prefix);
+    }
+
+    if (options.target === 'reference') {
+      if (mockApiUrl === undefined) throw new Error('the reference target needs the mock API over HTTP');
+      target = await startReferenceTarget({
+        mockApiUrl,
+        approvalTimeoutSeconds: options.approvalTimeoutSeconds,
+        ...(options.verbose ? { log: output.err } : {}),
+      });
+    } else {
+      target = n8nTarget({ n8nUrl: options.n8nUrl, approvalTimeoutSeconds: options.approvalTimeoutSeconds });
+    }
+
+    output.out(
+      `acceptance: target ${target.name} at ${target.workflowUrl}, mock API ${api.describe}, ` +
+        `approval limit ${target.approvalTimeoutSeconds} s, ${options.cases.length} case(s)`,
+    );
+    const cases = await runMatrix(options.cases, {
+      api,
+      workflowUrl: target.workflowUrl,
+      approvalTimeoutSeconds: target.approvalTimeoutSeconds,
+      resumeOrigin: options.resumeOrigin,
+      timing: target.timing,
+      ...(target.afterCase ? { afterCase: target.afterCase } : {}),
+      onCaseDone: (result) =>
+        output.err(`  ${result.case}: ${result.verdict} (${result.seconds.toFixed(2)} s)`),
+    });
+    const finishedAt = new Date();
+    const report = buildReport({
+      target: target.name,
+      api: api.describe,
+      workflow_url: target.workflowUrl,
+      approval_timeout_seconds: target.approvalTimeoutSeconds,
+      started_at: startedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      seconds: Math.round(finishedAt.getTime() - startedAt.getTime()) / 1000,
+      cases,
+    });
+    output.out(formatTable(cases));
+    await writeReport(options.reportPath, report);
+    output.out(
+      `\n${report.counts.pass} passed, ${report.counts.fail} failed in ${report.seconds.toFixed(1)} s; report: ${options.reportPath}`,
+    );
+    return report;
+  } finally {
+    await target?.close();
+    await localApi?.close();
+  }
+}

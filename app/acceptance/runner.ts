@@ -1,0 +1,326 @@
+/**
+ * Runs the acceptance matrix against one workflow target. The runner plays the alert source and the
+ * approver, and judges each case from the mock API's destination state only (verdict.ts). The target is
+ * reached the same way whether it is the in-process reference host or n8n: webhook POSTs, and the resume
+ * URL found in the approval notification.
+ */
+import { randomUUID } from 'node:crypto';
+import { HealthSchema, type State, StateSchema } from './api-schemas.js';
+import type { ApiTransport } from './transport.js';
+import { type CaseFacts, type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
+
+export const LAB_USER = 'lab-admin';
+export const LAB_ADDRESS = '203.0.113.66';
+export const APPROVER = 'acceptance-approver';
+
+export interface Timing {
+  /** Between two GET /state polls. */
+  pollMs: number;
+  /** A passing state must stay unchanged (same journal) this long: a late stray request still fails. */
+  settleMs: number;
+  /** How long one phase of a case may take, approval wait excluded. */
+  phaseTimeoutMs: number;
+  /** How late the target may notice a passed approval time limit (n8n checks once a minute). */
+  approvalLatenessMs: number;
+}
+
+export interface RunnerOptions {
+  api: ApiTransport;
+  /** Where the triggers live: `<workflowUrl>/webhook/suspicious-login` etc. */
+  workflowUrl: string;
+  /** The target's approval time limit; the runner only waits for it, the target enforces it. */
+  approvalTimeoutSeconds: number;
+  /** Replaces the origin of resume URLs that name a host the runner cannot reach. */
+  resumeOrigin?: string | undefined;
+  timing: Timing;
+  /** Called after each case, e.g. to cancel runs the target still has in flight. */
+  afterCase?: () => Promise<void>;
+  onCaseDone?: (result: CaseResult) => void;
+}
+
+export interface CaseResult {
+  case: CaseName;
+  expectation: string;
+  observed: string;
+  verdict: 'pass' | 'fail';
+  seconds: number;
+  event_id: string;
+  checks: Check[];
+  /** What the runner itself met on the way (a refused resume POST, a failed poll); never the verdict. */
+  notes: string[];
+}
+
+/** How each case is set up and stimulated; the checks are in verdict.ts. */
+interface CaseScript {
+  confidence: number;
+  omitSourceIp?: true;
+  approver: 'approve' | 'reject' | 'silent';
+  setup?: 'fail_next_write';
+  /** A second stimulus, sent once the first run verifiably finished (the positive checks pass). */
+  followUp?: 'deliver_again' | 'rollback';
+}
+
+const SCRIPTS: Record<CaseName, CaseScript> = {
+  positive: { confidence: 92, approver: 'approve' },
+  invalid_input: { confidence: 92, omitSourceIp: true, approver: 'approve' },
+  low_confidence: { confidence: 12, approver: 'approve' },
+  connector_failure: { confidence: 92, approver: 'approve', setup: 'fail_next_write' },
+  duplicate_delivery: { confidence: 92, approver: 'approve', followUp: 'deliver_again' },
+  rollback: { confidence: 92, approver: 'approve', followUp: 'rollback' },
+  approval_rejected: { confidence: 92, approver: 'reject' },
+  approval_timed_out: { confidence: 92, approver: 'silent' },
+};
+
+export async function runMatrix(cases: readonly CaseName[], options: RunnerOptions): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const name of cases) {
+    const result = await runCase(name, options);
+    results.push(result);
+    options.onCaseDone?.(result);
+    await options.afterCase?.();
+  }
+  return results;
+}
+
+export async function runCase(name: CaseName, options: RunnerOptions): Promise<CaseResult> {
+  const started = performance.now();
+  const script = SCRIPTS[name];
+  const facts: CaseFacts = {
+    eventId: `evt-acc-${name.replaceAll('_', '-')}-${randomUUID().slice(0, 8)}`,
+    sourceIp: LAB_ADDRESS,
+    user: LAB_USER,
+    approver: APPROVER,
+  };
+  const run = new CaseRun(options, script, facts);
+  const finish = (verdict: Verdict): CaseResult => ({
+    case: name,
+    expectation: EXPECTATIONS[name],
+    observed: verdict.observed,
+    verdict: verdict.pass ? 'pass' : 'fail',
+    seconds: Math.round(performance.now() - started) / 1000,
+    event_id: facts.eventId,
+    checks: verdict.checks,
+    notes: run.notes,
+  });
+
+  try {
+    const precondition = await run.prepare();
+    if (precondition !== null)
+      return finish({ pass: false, checks: [precondition], observed: precondition.check });
+
+    await run.trigger('suspicious-login', alertPayload(facts, script));
+    const phaseDeadline = () =>
+      performance.now() +
+      options.timing.phaseTimeoutMs +
+      (script.approver === 'silent'
+        ? options.approvalTimeoutSeconds * 1000 + options.timing.approvalLatenessMs
+        : 0);
+
+    if (script.followUp !== undefined) {
+      const first = await run.waitForVerdict('positive', phaseDeadline());
+      if (!first.pass) {
+        return finish({ ...first, observed: `first run never finished: ${first.observed}` });
+      }
+      if (script.followUp === 'deliver_again')
+        await run.trigger('suspicious-login', alertPayload(facts, script));
+      else await run.trigger('suspicious-login-rollback', { event_id: facts.eventId });
+    }
+    return finish(await run.waitForVerdict(name, phaseDeadline()));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({
+      pass: false,
+      checks: [{ check: 'the runner could run the case', pass: false, detail: message }],
+      observed: `runner error: ${message}`,
+    });
+  }
+}
+
+export function alertPayload(facts: CaseFacts, script: Pick<CaseScript, 'confidence' | 'omitSourceIp'>) {
+  return {
+    event_id: facts.eventId,
+    event_type: 'suspicious_login',
+    user: facts.user,
+    ...(script.omitSourceIp ? {} : { source_ip: facts.sourceIp }),
+    failed_attempts: 7,
+    successful_login: true,
+    confidence: script.confidence,
+    environment: 'training',
+  };
+}
+
+/** One case in progress: its requests, the approvals it has answered, what it noted on the way. */
+class CaseRun {
+  readonly notes: string[] = [];
+  readonly #answered = new Set<string>();
+
+  constructor(
+    readonly options: RunnerOptions,
+    readonly script: CaseScript,
+    readonly facts: CaseFacts,
+  ) {}
+
+  /** POST /reset, then GET /health must say healthy; then the case's own setup. Null when all is well. */
+  async prepare(): Promise<Check | null> {
+    const { api } = this.options;
+    const reset = await api.request('POST', '/reset', {});
+    if (reset.status !== 200) {
+      return {
+        check: 'POST /reset answers 200',
+        pass: false,
+        detail: `${reset.status} ${JSON.stringify(reset.body)}`,
+      };
+    }
+    const health = await api.request('GET', '/health');
+    const parsed = HealthSchema.safeParse(health.body);
+    if (health.status !== 200 || !parsed.success || parsed.data.case_mode !== 'healthy') {
+      return {
+        check: 'GET /health reports case_mode healthy before the run',
+        pass: false,
+        detail: `${health.status} ${JSON.stringify(health.body)}`,
+      };
+    }
+    if (this.script.setup === 'fail_next_write') {
+      const mode = await api.request('POST', '/control/case-mode', { mode: 'fail_next_write' });
+      if (mode.status !== 200) {
+        return {
+          check: 'POST /control/case-mode fail_next_write answers 200',
+          pass: false,
+          detail: `${mode.status}`,
+        };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * POSTs to a trigger. A freshly published n8n webhook answers 404 for about a second after readiness,
+   * so a 404 is retried until the phase time is up; any other non-2xx is final.
+   */
+  async trigger(name: 'suspicious-login' | 'suspicious-login-rollback', payload: unknown): Promise<void> {
+    const url = `${this.options.workflowUrl.replace(/\/+$/, '')}/webhook/${name}`;
+    const deadline = performance.now() + this.options.timing.phaseTimeoutMs;
+    for (;;) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      await response.body?.cancel();
+      if (response.ok) return;
+      if (response.status !== 404 || performance.now() > deadline) {
+        throw new Error(`POST ${url} answered ${response.status}`);
+      }
+      this.note(`POST /webhook/${name} answered 404; retrying`);
+      await sleep(Math.max(this.options.timing.pollMs, 250));
+    }
+  }
+
+  /**
+   * Polls GET /state until the case's checks pass and the journal has stayed unchanged for settleMs, or the
+   * deadline passes; answers approval requests on the way. Returns the verdict of the last state seen.
+   */
+  async waitForVerdict(name: CaseName, deadline: number): Promise<Verdict> {
+    const { timing } = this.options;
+    let last: Verdict | null = null;
+    let stable: { seq: number; since: number } | null = null;
+    for (;;) {
+      const state = await this.state();
+      if (state !== null) {
+        await this.answerApprovals(state);
+        last = judge(name, state, this.facts);
+        const seq = state.journal.at(-1)?.seq ?? 0;
+        if (!last.pass) stable = null;
+        else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };
+        else if (performance.now() - stable.since >= timing.settleMs) return last;
+      }
+      if (performance.now() > deadline) {
+        return (
+          last ?? {
+            pass: false,
+            checks: [{ check: 'GET /state answered', pass: false }],
+            observed: 'no state',
+          }
+        );
+      }
+      await sleep(timing.pollMs);
+    }
+  }
+
+  async state(): Promise<State | null> {
+    try {
+      const answer = await this.options.api.request('GET', '/state');
+      const parsed = StateSchema.safeParse(answer.body);
+      if (answer.status === 200 && parsed.success) return parsed.data;
+      this.note(`GET /state answered ${answer.status}${parsed.success ? '' : ' (not a state)'}`);
+    } catch (error) {
+      this.note(`GET /state failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return null;
+  }
+
+  /** The approver: answers each approval request of this event once, as the case's script says. */
+  async answerApprovals(state: State): Promise<void> {
+    if (this.script.approver === 'silent') return;
+    for (const request of state.notifications) {
+      if (request.channel !== 'approval' || request.event_id !== this.facts.eventId) continue;
+      const key = request.id ?? request.resume_url ?? '';
+      if (this.#answered.has(key)) continue;
+      this.#answered.add(key);
+      if (request.resume_url === undefined) {
+        this.note('an approval request without resume_url');
+        continue;
+      }
+      await this.resume(request.resume_url, {
+        decision: this.script.approver === 'approve' ? 'approve' : 'reject',
+        approver: this.facts.approver,
+      });
+    }
+  }
+
+  /**
+   * POSTs the decision. On n8n the approval request goes out just before the Wait node starts waiting, so
+   * an early answer can find nothing waiting yet: 404/409 is retried briefly.
+   */
+  async resume(resumeUrl: string, decision: { decision: string; approver: string }): Promise<void> {
+    const url = rewriteOrigin(resumeUrl, this.options.resumeOrigin);
+    const deadline = performance.now() + Math.min(10_000, this.options.timing.phaseTimeoutMs);
+    for (;;) {
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(decision),
+        });
+        await response.body?.cancel();
+        if (response.ok) return;
+        this.note(`resume POST answered ${response.status}`);
+        if ((response.status !== 404 && response.status !== 409) || performance.now() > deadline) return;
+      } catch (error) {
+        this.note(
+          `resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`,
+        );
+        return;
+      }
+      await sleep(Math.max(this.options.timing.pollMs, 250));
+    }
+  }
+
+  note(message: string): void {
+    if (this.notes.at(-1) !== message) this.notes.push(message);
+  }
+}
+
+/** n8n builds resume URLs from its WEBHOOK_URL, which may name a host only the lab network knows. */
+export function rewriteOrigin(url: string, origin: string | undefined): string {
+  if (origin === undefined) return url;
+  const target = new URL(origin);
+  const rewritten = new URL(url);
+  rewritten.protocol = target.protocol;
+  rewritten.host = target.host;
+  return rewritten.toString();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,69 @@
+/**
+ * The two workflow targets the runner can drive: the reference workflow in its in-process host, and n8n.
+ * They differ only in where the triggers live and how patient the runner must be.
+ */
+import type { Timing } from './runner.js';
+import { startWorkflowHost } from './workflow-host.js';
+
+export type TargetName = 'reference' | 'n8n';
+
+export interface Target {
+  name: TargetName;
+  workflowUrl: string;
+  approvalTimeoutSeconds: number;
+  timing: Timing;
+  afterCase?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+/** In process everything answers within milliseconds; the limits only bound a failing case. */
+export const REFERENCE_TIMING: Timing = {
+  pollMs: 50,
+  settleMs: 250,
+  phaseTimeoutMs: 10_000,
+  approvalLatenessMs: 2_000,
+};
+
+/** n8n runs nodes in a worker and checks due Wait time limits once a minute, so they fire up to ~60 s late. */
+export const N8N_TIMING: Timing = {
+  pollMs: 500,
+  settleMs: 2_000,
+  phaseTimeoutMs: 60_000,
+  approvalLatenessMs: 75_000,
+};
+
+/** The reference host's default limit: short, because the runner waits for it in approval_timed_out. */
+export const REFERENCE_APPROVAL_TIMEOUT_SECONDS = 3;
+/** The n8n workflow's default (its APPROVAL_TIMEOUT_SECONDS setting); the runner cannot change it. */
+export const N8N_APPROVAL_TIMEOUT_SECONDS = 120;
+
+export async function startReferenceTarget(options: {
+  mockApiUrl: string;
+  approvalTimeoutSeconds: number;
+  log?: (line: string) => void;
+}): Promise<Target> {
+  const host = await startWorkflowHost({
+    mockApiUrl: options.mockApiUrl,
+    settings: { approvalTimeoutMs: options.approvalTimeoutSeconds * 1000 },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    name: 'reference',
+    workflowUrl: host.url,
+    approvalTimeoutSeconds: options.approvalTimeoutSeconds,
+    timing: REFERENCE_TIMING,
+    // A failed case may leave a run waiting for approval; it must not write into the next case's state.
+    afterCase: () => host.cancelRuns(),
+    close: () => host.close(),
+  };
+}
+
+export function n8nTarget(options: { n8nUrl: string; approvalTimeoutSeconds: number }): Target {
+  return {
+    name: 'n8n',
+    workflowUrl: options.n8nUrl,
+    approvalTimeoutSeconds: options.approvalTimeoutSeconds,
+    timing: N8N_TIMING,
+    close: async () => {},
+  };
+}
