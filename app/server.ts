@@ -74,13 +74,15 @@ function describeParserError(code: string | undefined): [ErrorCode, string] {
 
 function closeGracefully(server: Server, graceMs = 1500): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    timer.unref();
+    // A connection whose request finishes during the grace period turns idle and would hold close()
+    // open until its keep-alive timeout: sweep idle connections until close() completes.
+    const sweep = setInterval(() => server.closeIdleConnections(), 20);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     server.close(() => {
-      clearTimeout(timer);
+      clearInterval(sweep);
+      clearTimeout(deadline);
       resolve();
     });
-    // Keep-alive sockets with no request in flight would hold close() open until their timeout.
     server.closeIdleConnections();
   });
 }
