@@ -3,10 +3,10 @@
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { runAcceptance } from './run-acceptance.js';
 
-async function main(argv: readonly string[]): Promise<number> {
+async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
   try {
-    options = parseOptions(argv);
+    options = parseOptions(argv, env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`acceptance: ${error.message}\n${USAGE}\n`);
@@ -29,4 +29,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2), process.env);

@@ -16,7 +16,7 @@ export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|
   --report FILE                 JSON report (default reports/acceptance-<target>.json)
   --cases a,b                   run only these cases (${CASE_NAMES.join(', ')})
   --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
-                                n8n: the workflow's APPROVAL_TIMEOUT_SECONDS, default ${N8N_APPROVAL_TIMEOUT_SECONDS})
+                                n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
   --verbose                     print the reference workflow's node trace on stderr`;
 
 export class UsageError extends Error {
@@ -49,8 +49,18 @@ const RawSchema = z.object({
   verbose: z.boolean().default(false),
 });
 
-/** Returns null for --help. */
-export function parseOptions(argv: readonly string[]): RunnerCliOptions | null {
+const EnvSchema = z.object({
+  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
+});
+
+/**
+ * Returns null for --help. The environment only supplies n8n's approval limit: the variable that
+ * configures the n8n workflow (APPROVAL_TIMEOUT_SECONDS) then also tells the runner how long to wait.
+ */
+export function parseOptions(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+): RunnerCliOptions | null {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -109,7 +119,9 @@ export function parseOptions(argv: readonly string[]): RunnerCliOptions | null {
     cases: parseCases(raw.cases),
     approvalTimeoutSeconds:
       raw['approval-timeout-seconds'] ??
-      (raw.target === 'reference' ? REFERENCE_APPROVAL_TIMEOUT_SECONDS : N8N_APPROVAL_TIMEOUT_SECONDS),
+      (raw.target === 'reference'
+        ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
+        : (EnvSchema.parse(env).APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS)),
     verbose: raw.verbose,
   };
 }

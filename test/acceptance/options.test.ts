@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseOptions, UsageError } from '../../app/acceptance/options.js';
+import { rewriteOrigin } from '../../app/acceptance/runner.js';
+import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+
+describe('runner options', () => {
+  it('reference without --api runs its own mock API, every case, a short approval limit', () => {
+    expect(parseOptions(['--target', 'reference'])).toEqual({
+      target: 'reference',
+      api: { kind: 'local' },
+      n8nUrl: 'http://127.0.0.1:5678',
+      resumeOrigin: undefined,
+      reportPath: 'reports/acceptance-reference.json',
+      cases: [...CASE_NAMES],
+      approvalTimeoutSeconds: 3,
+      verbose: false,
+    });
+  });
+
+  it('n8n takes the mock API by URL or by command, and the approval limit from the workflow setting', () => {
+    const byUrl = parseOptions(['--target', 'n8n', '--api', 'http://127.0.0.1:8081'], {
+      APPROVAL_TIMEOUT_SECONDS: '20',
+    });
+    expect(byUrl).toMatchObject({
+      api: { kind: 'http', url: 'http://127.0.0.1:8081' },
+      approvalTimeoutSeconds: 20,
+    });
+    const byExec = parseOptions([
+      '--target',
+      'n8n',
+      '--api-exec',
+      'docker compose exec -T mock-api x --envelope',
+    ]);
+    expect(byExec).toMatchObject({ api: { kind: 'exec' }, approvalTimeoutSeconds: 120 });
+    const explicit = parseOptions(
+      ['--target', 'n8n', '--api', 'http://a:1', '--approval-timeout-seconds', '7'],
+      {
+        APPROVAL_TIMEOUT_SECONDS: '20',
+      },
+    );
+    expect(explicit?.approvalTimeoutSeconds).toBe(7);
+  });
+
+  it('--cases keeps the matrix order and refuses unknown names', () => {
+    expect(parseOptions(['--target', 'reference', '--cases', 'rollback, positive'])?.cases).toEqual([
+      'positive',
+      'rollback',
+    ]);
+    expect(() => parseOptions(['--target', 'reference', '--cases', 'positive,nope'])).toThrow(
+      /unknown case "nope"/,
+    );
+  });
+
+  it.each([
+    [[], /--target/],
+    [['--target', 'zapier'], /--target/],
+    [['--target', 'n8n'], /needs --api/],
+    [['--target', 'reference', '--api-exec', 'x'], /not --api-exec/],
+    [['--target', 'n8n', '--api', 'http://a:1', '--api-exec', 'x'], /not both/],
+    [['--target', 'reference', '--api', 'ftp://a'], /--api/],
+    [['--target', 'reference', '--approval-timeout-seconds', '0'], /--approval-timeout-seconds/],
+    [['--target', 'reference', '--bogus'], /bogus/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseOptions(argv)).toThrow(UsageError);
+    expect(() => parseOptions(argv)).toThrow(message);
+  });
+
+  it('--help asks for the usage', () => {
+    expect(parseOptions(['--help'])).toBeNull();
+  });
+});
+
+describe('rewriteOrigin', () => {
+  it('keeps the path and the signature, replaces scheme, host and port', () => {
+    const url = 'http://n8n-main:5678/webhook-waiting/123?signature=abc';
+    expect(rewriteOrigin(url, 'http://127.0.0.1:15678')).toBe(
+      'http://127.0.0.1:15678/webhook-waiting/123?signature=abc',
+    );
+    expect(rewriteOrigin(url, undefined)).toBe(url);
+  });
+});
