@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# The appliance proven on a real Docker engine (`make test-engine`, after `npm run build`).
+#
+# Builds the mock API's image from the Dockerfile, brings the compose topology up with docker/lab.sh
+# (the same commands as `make up`), proves worker -> mock API by service name, that nothing outside
+# the internal network reaches it, that it has no egress, that its hardening is in effect inside the
+# container, that `make reset` / `make health` work and that `make down` leaves nothing behind; reports
+# the time from up to healthy. Images that cannot be pulled here (n8n, Postgres, Redis) run as stand-ins
+# (test/engine/compose.stand-ins.yaml); the mock API and the networks are exactly compose.yaml's.
+#
+# Engine: $DOCKER_HOST when it answers; otherwise a private engine from ../shared/tools/docker-engine
+# (root and `ip netns` needed), stopped again at the end. Every step that could hang is bounded by `timeout`.
+# Ends with the line "N passed, N failed".
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+TOOLS=${LAB_ENGINE_TOOLS:-$ROOT/../shared/tools/docker-engine}
+WORK=$(mktemp -d /tmp/soar-lab-engine-test.XXXXXX)
+export LAB_PROJECT=soar-lab-etest
+export LAB_COMPOSE_FILES="compose.yaml test/engine/compose.stand-ins.yaml"
+export LAB_ENV_FILE=$WORK/lab.env
+export LAB_HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-180}
+BASE_IMAGE=local/node-min:20
+STAND_IN_IMAGE=soar-lab/stand-in:engine-test
+ARTEFACTS_IMAGE=soar-lab/mock-api-artefacts:engine-test
+OUTSIDE_NET=soar-lab-etest-outside
+OUTSIDE_BOX=soar-lab-etest-outside-box
+PASSED=0
+FAILED=0
+STARTED_ENGINE=""
+ENGINE_NETNS=""
+
+log() { printf '[engine-test %5ss] %s\n' "$SECONDS" "$*"; }
+pass() {
+  PASSED=$((PASSED + 1))
+  printf '  ok    %s\n' "$1"
+}
+fail() {
+  FAILED=$((FAILED + 1))
+  printf '  FAIL  %s%s\n' "$1" "${2:+: $2}"
+}
+check() { # check NAME COMMAND...: passes when the command exits 0
+  local name=$1
+  shift
+  local out
+  if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(tail -n 3 <<<"$out" | tr '\n' ' ')"; fi
+}
+refute() { # refute NAME COMMAND...: passes when the command fails
+  local name=$1
+  shift
+  local out
+  if out=$("$@" 2>&1); then
+    fail "$name" "unexpectedly succeeded: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
+  else
+    pass "$name ($(tail -n 1 <<<"$out" | cut -c1-90))"
+  fi
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ -n "${DOCKER_HOST:-}" ] && docker info >/dev/null 2>&1; then
+    timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
+    docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
+    docker network rm "$OUTSIDE_NET" >/dev/null 2>&1 || true
+  fi
+  if [ -n "$STARTED_ENGINE" ]; then
+    LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$WORK"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- prerequisites -------------------------------------------------------------------------------
+[ -f dist/app/main.js ] || { echo "engine-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
+command -v docker >/dev/null 2>&1 || { echo "engine-test: the docker client is needed" >&2; exit 1; }
+if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
+  [ "$(id -u)" = 0 ] || { echo "engine-test: docker-compose missing and not root to install it" >&2; exit 1; }
+  log "installing docker-compose (apt)"
+  { apt-get install -y docker-compose >/dev/null 2>&1 ||
+    { apt-get update >/dev/null && apt-get install -y docker-compose >/dev/null; }; }
+fi
+
+if [ -n "${DOCKER_HOST:-}" ] && docker info >/dev/null 2>&1; then
+  log "using the engine at DOCKER_HOST=$DOCKER_HOST"
+else
+  [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 ||
+    { echo "engine-test: no engine at DOCKER_HOST, and a private one needs root and ip" >&2; exit 1; }
+  [ -x "$TOOLS/start.sh" ] || [ -f "$TOOLS/start.sh" ] ||
+    { echo "engine-test: no engine and no $TOOLS/start.sh" >&2; exit 1; }
+  STARTED_ENGINE=${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}
+  ENGINE_NETNS=soar-lab-engine
+  # An engine left over from an interrupted run would share our data root: stop it first.
+  LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
+  log "starting a private engine ($STARTED_ENGINE, netns $ENGINE_NETNS)"
+  line=$(LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/start.sh" 900 | tail -n 1)
+  export "${line?}"
+  # The engine's own client (20.10) builds with BuildKit without the buildx plugin.
+  export PATH=$STARTED_ENGINE/root/usr/bin:$PATH
+fi
+export DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1
+
+# --- images ----------------------------------------------------------------------------------------
+log "base image and stand-ins"
+bash "$TOOLS/node-image.sh" "$BASE_IMAGE" >/dev/null
+timeout 120 docker build -q -t "$STAND_IN_IMAGE" --build-arg BASE="$BASE_IMAGE" test/engine/stand-in >/dev/null
+
+# The prepared artefacts: this checkout's dist/ and production node_modules (npm ci --omit=dev on the
+# host, which reaches the npm registry), as an image the Dockerfile's APP_ARTEFACTS copies /app from.
+log "preparing the production artefacts"
+mkdir -p "$WORK/artefacts/app"
+cp package.json package-lock.json "$WORK/artefacts/app/"
+cp -R dist "$WORK/artefacts/app/dist"
+(
+  cd "$WORK/artefacts/app"
+  flags=(--omit=dev --ignore-scripts --no-audit --no-fund)
+  # npm ci refuses a lockfile that is out of step with package.json; install then keeps its versions.
+  timeout 300 npm ci "${flags[@]}" >/dev/null 2>&1 || {
+    log "npm ci refused the lockfile; npm install --omit=dev (the locked versions)"
+    timeout 300 npm install "${flags[@]}" >/dev/null 2>&1
+  }
+)
+rm -f "$WORK/artefacts/app/package-lock.json"
+tar -C "$WORK/artefacts" -c app | docker import - "$ARTEFACTS_IMAGE" >/dev/null
+export NODE_IMAGE=$BASE_IMAGE APP_ARTEFACTS=$ARTEFACTS_IMAGE
+
+# --- up --------------------------------------------------------------------------------------------
+log "make up (docker/lab.sh up): build from the Dockerfile, start, wait until healthy"
+up_start=$SECONDS
+if ! timeout $((LAB_HEALTH_TIMEOUT + 300)) bash docker/lab.sh up >"$WORK/up.log" 2>&1; then
+  cat "$WORK/up.log"
+  fail "make up brings the lab up healthy"
+  echo "$PASSED passed, $FAILED failed"
+  exit 1
+fi
+UP_SECONDS=$((SECONDS - up_start))
+pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
+grep -E 'healthy after|lab is up' "$WORK/up.log" | sed 's/^/        /'
+
+compose() { docker-compose -p "$LAB_PROJECT" --env-file "$LAB_ENV_FILE" -f compose.yaml -f test/engine/compose.stand-ins.yaml "$@"; }
+docker compose version >/dev/null 2>&1 &&
+  compose() { docker compose -p "$LAB_PROJECT" --env-file "$LAB_ENV_FILE" -f compose.yaml -f test/engine/compose.stand-ins.yaml "$@"; }
+API=$(compose ps -q mock-api)
+WORKER=$(compose ps -q n8n-worker)
+MAIN=$(compose ps -q n8n)
+PG=$(compose ps -q postgres)
+IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
+INTERNAL_NET=${LAB_PROJECT}_lab-internal
+API_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$INTERNAL_NET\").IPAddress}}" "$API")
+
+# node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
+FETCH='const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'
+fetch_in() { timeout 20 docker exec "$1" node -e "$FETCH" "$2"; }
+
+# --- the mock API's container as configured --------------------------------------------------------
+log "the mock API's container"
+inspect() { docker inspect -f "$2" "$1"; }
+check "mock API publishes no port" test -z "$(inspect "$API" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
+check "n8n worker publishes no port" test -z "$(inspect "$WORKER" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
+check "mock API is on the internal network only" test "$(inspect "$API" '{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}')" = "$INTERNAL_NET "
+check "the lab network is internal: true" test "$(docker network inspect -f '{{.Internal}}' "$INTERNAL_NET")" = true
+check "read-only root, cap_drop ALL, no-new-privileges, uid 1000 (inspect)" test \
+  "$(inspect "$API" '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}} {{.HostConfig.SecurityOpt}} {{.Config.User}}')" \
+  = "true [ALL] [no-new-privileges:true] 1000:1000"
+read -r mem pids <<<"$(inspect "$API" '{{.HostConfig.Memory}} {{.HostConfig.PidsLimit}}')"
+check "memory and pids limits set ($((mem / 1048576)) MiB, $pids pids)" test "$mem" -gt 0 -a "$pids" -gt 0
+
+# --- hardening in effect inside the container ----------------------------------------------------------
+HARDENING='const fs=require("fs");const s=fs.readFileSync("/proc/self/status","utf8");const f=k=>s.match(new RegExp("^"+k+":\\s*(.*)$","m"))[1].trim().split(/\s+/).join(" ");
+const ro=p=>{try{fs.writeFileSync(p,"x");fs.unlinkSync(p);return "writable"}catch(e){return e.code}};
+console.log(JSON.stringify({uid:f("Uid"),gid:f("Gid"),capEff:f("CapEff"),capPrm:f("CapPrm"),capBnd:f("CapBnd"),nnp:f("NoNewPrivs"),root:ro("/probe"),app:ro("/app/probe"),tmp:ro("/tmp/probe")}))'
+hardening=$(timeout 20 docker exec "$API" node -e "$HARDENING")
+echo "        inside: $hardening"
+has() { grep -q "$1" <<<"$hardening"; }
+check "runs as uid/gid 1000 (not root)" has '"uid":"1000 1000 1000 1000","gid":"1000 1000 1000 1000"'
+check "no capabilities (effective, permitted, bounding)" has '"capEff":"0000000000000000","capPrm":"0000000000000000","capBnd":"0000000000000000"'
+check "no-new-privileges in effect" has '"nnp":"1"'
+check "root filesystem read-only (/ and /app: EROFS), /tmp writable" has '"root":"EROFS","app":"EROFS","tmp":"writable"'
+
+# --- who reaches the mock API --------------------------------------------------------------------------
+log "reachability"
+check "worker -> mock API by service name (http://mock-api:8081/health)" fetch_in "$WORKER" http://mock-api:8081/health
+refute "n8n main (not on the lab network) -> mock API by name" fetch_in "$MAIN" http://mock-api:8081/health
+refute "n8n main -> mock API by address $API_IP" fetch_in "$MAIN" "http://$API_IP:8081/health"
+refute "postgres (backend network) -> mock API by address" fetch_in "$PG" "http://$API_IP:8081/health"
+docker network create "$OUTSIDE_NET" >/dev/null
+docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-drop ALL "$BASE_IMAGE" \
+  node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
+OUTSIDE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
+refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
+if [ -n "$STARTED_ENGINE" ]; then
+  # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
+  in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
+  refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
+  check "n8n editor published on 127.0.0.1:5678 (engine host)" in_engine http://127.0.0.1:5678/healthz
+fi
+
+# --- egress ----------------------------------------------------------------------------------------
+log "egress"
+check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$OUTSIDE_IP:8080/"
+refute "mock API -> outside server (no egress)" fetch_in "$API" "http://$OUTSIDE_IP:8080/"
+refute "worker -> outside server (no egress)" fetch_in "$WORKER" "http://$OUTSIDE_IP:8080/"
+
+# --- operator commands ---------------------------------------------------------------------------------
+log "operator commands (make health / reset / state)"
+check "make health: case_mode healthy, through the container" bash -c \
+  "timeout 30 make -s --no-print-directory health | grep -q '\"case_mode\": *\"healthy\"'"
+check "make reset answers reset: true" bash -c "timeout 30 make -s --no-print-directory reset | grep -q '\"reset\": *true'"
+check "make state answers the destination state" bash -c "timeout 30 make -s --no-print-directory state | grep -q '\"cases\"'"
+
+# --- SIGTERM and down -----------------------------------------------------------------------------------
+log "stop and down"
+stop_start=$(date +%s%N)
+docker stop -t 10 "$API" >/dev/null
+STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
+check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
+check "make down" timeout 120 make -s --no-print-directory down
+label="label=com.docker.compose.project=$LAB_PROJECT"
+check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
+check "down leaves no network" test -z "$(docker network ls -q --filter "$label")"
+check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
+check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
+
+echo
+echo "engine test: up->healthy ${UP_SECONDS} s (includes the image build); mock API image $((IMAGE_SIZE / 1000000)) MB" \
+  "on $BASE_IMAGE; SIGTERM stop ${STOP_MS} ms; total ${SECONDS} s"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]

@@ -1,0 +1,88 @@
+// Stand-ins for the images that cannot be pulled on a machine without a registry (n8n, Postgres, Redis),
+// used only by the engine test's compose override. Each keeps the real service's port, healthcheck
+// path and lifetime, so that the topology, its networks and its start-up order are exercised as they
+// are; none of them stands in for the mock API, which always runs from the real image.
+//   node stand-in.mjs postgres | redis | n8n-main | n8n-worker | n8n-import | probe PORT
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, createServer as createTcpServer } from 'node:net';
+
+const [role, arg] = process.argv.slice(2);
+
+function onSigterm(server) {
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  setTimeout(() => {}, 2 ** 31 - 1);
+}
+
+function tcp(port, onData) {
+  const server = createTcpServer((socket) => {
+    socket.on('data', (chunk) => onData(socket, chunk));
+    socket.on('error', () => socket.destroy());
+  });
+  server.listen(port, '0.0.0.0', () => console.log(`${role} stand-in listening on ${port}`));
+  onSigterm(server);
+}
+
+function n8nHttp(extra) {
+  let ownerSetUp = false;
+  const server = createHttpServer((req, res) => {
+    const json = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && (req.url === '/healthz' || req.url === '/healthz/readiness')) {
+      return json(200, { status: 'ok' });
+    }
+    if (extra && req.method === 'POST' && req.url === '/rest/owner/setup') {
+      req.resume();
+      if (ownerSetUp) return json(400, { message: 'Instance owner already setup' });
+      ownerSetUp = true;
+      return json(200, { data: { email: 'stand-in' } });
+    }
+    return json(404, { message: 'not found' });
+  });
+  server.listen(5678, '0.0.0.0', () => console.log(`${role} stand-in listening on 5678`));
+  onSigterm(server);
+}
+
+function importWorkflows() {
+  const dir = '/lab/workflows';
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  for (const file of files) {
+    const data = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8'));
+    const ids = (Array.isArray(data) ? data : [data]).map((w) => w.id);
+    console.log(`n8n-import stand-in: ${file}: ${ids.join(', ')}`);
+  }
+  console.log(`n8n-import stand-in: ${files.length} workflow file(s) seen`);
+}
+
+function probe(port) {
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  socket.setTimeout(2000, () => process.exit(1));
+  socket.on('connect', () => process.exit(0));
+  socket.on('error', () => process.exit(1));
+}
+
+switch (role) {
+  case 'postgres':
+    tcp(5432, () => {});
+    break;
+  case 'redis':
+    tcp(6379, (socket) => socket.write('+PONG\r\n'));
+    break;
+  case 'n8n-main':
+    n8nHttp(true);
+    break;
+  case 'n8n-worker':
+    n8nHttp(false);
+    break;
+  case 'n8n-import':
+    importWorkflows();
+    break;
+  case 'probe':
+    probe(arg);
+    break;
+  default:
+    console.error(`stand-in: unknown role ${role}`);
+    process.exit(2);
+}
