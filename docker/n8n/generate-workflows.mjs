@@ -233,7 +233,7 @@ return [{
 }];
 `;
 
-const CHECK_IDENTITY = String.raw`
+const CHECK_IDENTITY = `
 // Step 2: the identity must exist and belong to the triggering user.
 const r = $input.first().json;
 const alert = $('Validate').first().json.alert;
@@ -251,7 +251,7 @@ return [{
 }];
 `;
 
-const SELECT_CASE_ACTION = String.raw`
+const SELECT_CASE_ACTION = `
 // Step 3: 404 selects create, 200 selects update; a blocked case means this is a duplicate delivery.
 const r = $input.first().json;
 if (r.statusCode === 404) {
@@ -263,7 +263,7 @@ if (r.statusCode === 200 && r.body && typeof r.body === 'object') {
 throw new Error('case lookup failed: GET /cases answered ' + r.statusCode);
 `;
 
-const DUPLICATE = String.raw`
+const DUPLICATE = `
 // Step 4, duplicate delivery: no approval, no block; keep the first run's outcome, mark the update.
 const e = $('Select case action').first().json.existing;
 return [{
@@ -281,7 +281,7 @@ return [{
 }];
 `;
 
-const BELOW_THRESHOLD = String.raw`
+const BELOW_THRESHOLD = `
 // Step 4, confidence below 80: record the enrichment, request no containment.
 return [{
   json: {
@@ -298,7 +298,7 @@ return [{
 }];
 `;
 
-const READ_DECISION = String.raw`
+const READ_DECISION = `
 // Step 5: the Wait node resumes either with the approver's POST (headers + body) or, when the time
 // limit passes, with its input item unchanged (the approval notification record: no headers).
 const w = $input.first().json;
@@ -318,7 +318,7 @@ return [{
 }];
 `;
 
-const NO_ACTION = String.raw`
+const NO_ACTION = `
 // Step 5, rejection or timeout: no block request; record who answered (or nobody).
 const d = $input.first().json;
 return [{
@@ -336,7 +336,7 @@ return [{
 }];
 `;
 
-const CHECK_BLOCK = String.raw`
+const CHECK_BLOCK = `
 // Step 6: 201 is the new entry; 409 already_blocked with this event's entry is the block made by an
 // earlier delivery of the same event and counts as existing (it is not repeated). Anything else fails.
 const r = $input.first().json;
@@ -352,7 +352,7 @@ if (r.statusCode === 409 && code === 'already_blocked' && entry && entry.event_i
 throw new Error('block refused: POST /blocklist answered ' + r.statusCode + ' ' + JSON.stringify(r.body).slice(0, 300));
 `;
 
-const CHECK_VERIFICATION = String.raw`
+const CHECK_VERIFICATION = `
 // Step 6, verification: GET /blocklist/<ip> must show exactly this run's entry.
 const r = $input.first().json;
 const alert = $('Validate').first().json.alert;
@@ -382,7 +382,7 @@ return [{
 }];
 `;
 
-const BUILD_RECORD = String.raw`
+const BUILD_RECORD = `
 // Step 7: one case record, whatever branch led here (the branch's outcome is the input item).
 const o = $input.first().json.outcome;
 const v = $('Validate').first().json;
@@ -411,7 +411,7 @@ const record = {
 return [{ json: { record } }];
 `;
 
-const ADD_RECORD_RETRY = String.raw`
+const ADD_RECORD_RETRY = `
 // Connector failure: only Record is resumed, with the same record plus record_retry. Nothing else runs again.
 const record = $('Build record').first().json.record;
 return [{ json: { record: { ...record, record_retry: { attempts: 2, owner_notified: true } } } }];
@@ -604,7 +604,7 @@ const response = workflow({
 // Suspicious Login Rollback
 // ---------------------------------------------------------------------------------------------------
 
-const RB_VALIDATE = String.raw`
+const RB_VALIDATE = `
 // The rollback trigger carries the event_id of a blocked case. requested_at was taken by Settings.
 const raw = $('Webhook').first().json.body;
 const id = raw && typeof raw === 'object' ? raw.event_id : undefined;
@@ -612,7 +612,7 @@ const valid = typeof id === 'string' && id.trim() !== '' && id.length <= 128;
 return [{ json: { valid, event_id: valid ? id : null, errors: valid ? [] : ['event_id is required (non-empty string)'] } }];
 `;
 
-const RB_RECORD = String.raw`
+const RB_RECORD = `
 // Absence verified: record the rollback and the recovery time (trigger -> verified absence).
 const s = $('Settings').first().json;
 const ip = $('Case lookup').first().json.body.source_ip;
