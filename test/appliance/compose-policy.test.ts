@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ComposeFile,
+  composeViolations,
+  e2eN8nVersion,
+  hardeningViolations,
+  isolationViolations,
+  n8nViolations,
+  overrideViolations,
+  parseYaml,
+  readRepoFile,
+  schemaViolations,
+} from './compose-policy.js';
+
+const composeText = readRepoFile('compose.yaml');
+const n8nVersion = e2eN8nVersion();
+
+function lab(): ComposeFile {
+  return ComposeFile.parse(parseYaml(composeText));
+}
+
+function service(file: ComposeFile, name: string) {
+  const s = file.services[name];
+  if (!s) throw new Error(`compose.yaml has no service ${name}`);
+  return s;
+}
+
+describe('compose.yaml', () => {
+  it('is valid against the compose-spec schema and complies with the lab policy', () => {
+    expect(composeViolations(composeText, n8nVersion)).toEqual([]);
+  });
+
+  it('has no top-level name: (the compose 1.29 client rejects it; make passes -p soar-lab)', () => {
+    expect(Object.keys(lab())).not.toContain('name');
+  });
+
+  it('publishes only the n8n editor, on 127.0.0.1', () => {
+    const published = Object.entries(lab().services).filter(([, s]) => (s.ports ?? []).length > 0);
+    expect(published.map(([n, s]) => [n, s.ports])).toEqual([['n8n', ['127.0.0.1:5678:5678']]]);
+  });
+});
+
+/** Deliberately broken variants: each must fail its check, for its reason. */
+const brokenCompose: {
+  name: string;
+  expect: RegExp;
+  check: (f: ComposeFile) => string[];
+  mutate: (f: ComposeFile) => void;
+}[] = [
+  {
+    name: 'the mock API publishes its port',
+    expect: /mock-api: must publish no ports/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'mock-api').ports = ['8081:8081'];
+    },
+  },
+  {
+    name: 'the worker publishes a port',
+    expect: /n8n-worker: must publish no ports/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'n8n-worker').ports = ['127.0.0.1:5679:5678'];
+    },
+  },
+  {
+    name: 'the editor is published on every interface',
+    expect: /127\.0\.0\.1 only/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'n8n').ports = ['5678:5678'];
+    },
+  },
+  {
+    name: 'the lab network is not internal',
+    expect: /must be internal: true/,
+    check: isolationViolations,
+    mutate: (f) => {
+      const net = f.networks?.['lab-internal'];
+      if (net) net.internal = false;
+    },
+  },
+  {
+    name: 'n8n main joins the lab network',
+    expect: /must be shared by mock-api and n8n-worker only/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'n8n').networks = ['n8n-backend', 'editor', 'lab-internal'];
+    },
+  },
+  {
+    name: 'the mock API also joins a routed network',
+    expect: /network editor: the mock API's network must be internal: true/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'mock-api').networks = { 'lab-internal': { ipv4_address: '172.30.66.2' }, editor: null };
+    },
+  },
+  {
+    name: 'the mock API accepts any client',
+    expect: /ALLOWED_CLIENTS must restrict/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'mock-api').environment = { HOST: '0.0.0.0', ALLOWED_HOSTS: 'mock-api' };
+    },
+  },
+  {
+    name: 'a service writes its root filesystem',
+    expect: /redis: read_only must be true/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      service(f, 'redis').read_only = false;
+    },
+  },
+  {
+    name: 'a service keeps its capabilities',
+    expect: /postgres: cap_drop must include ALL/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      service(f, 'postgres').cap_drop = ['NET_RAW'];
+    },
+  },
+  {
+    name: 'a service may gain privileges',
+    expect: /n8n: security_opt must set no-new-privileges/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      service(f, 'n8n').security_opt = [];
+    },
+  },
+  {
+    name: 'a service runs as root',
+    expect: /mock-api: user must be set and not root/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      service(f, 'mock-api').user = '0:0';
+    },
+  },
+  {
+    name: 'a service has no memory limit',
+    expect: /n8n-worker: mem_limit must be set/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      delete service(f, 'n8n-worker').mem_limit;
+    },
+  },
+  {
+    name: 'a service has no pids limit',
+    expect: /mock-api: pids_limit must be set/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      delete service(f, 'mock-api').pids_limit;
+    },
+  },
+  {
+    name: 'a long-running service has no healthcheck',
+    expect: /redis: a healthcheck is needed/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      delete service(f, 'redis').healthcheck;
+    },
+  },
+  {
+    name: 'n8n drifts from the e2e version',
+    expect: /must be pinned to n8nio\/n8n:/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      service(f, 'n8n-worker').image = 'n8nio/n8n:1.123.4';
+    },
+  },
+  {
+    name: 'an image is not pinned',
+    expect: /redis: image redis:latest must be pinned/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      service(f, 'redis').image = 'redis:latest';
+    },
+  },
+  {
+    name: 'n8n phones home',
+    expect: /n8n: N8N_DIAGNOSTICS_ENABLED must be false/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      const s = service(f, 'n8n');
+      s.environment = {
+        ...(Array.isArray(s.environment) ? {} : s.environment),
+        N8N_DIAGNOSTICS_ENABLED: 'true',
+      };
+    },
+  },
+  {
+    name: 'n8n starts before Postgres is healthy',
+    expect: /n8n: must wait for postgres with condition service_healthy/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      service(f, 'n8n').depends_on = ['postgres', 'redis'];
+    },
+  },
+];
+
+describe('the compose policy rejects each broken fixture', () => {
+  it.each(brokenCompose)('$name', ({ mutate, check, expect: reason }) => {
+    const file = lab();
+    expect(check(file)).toEqual([]);
+    mutate(file);
+    expect(check(file).join('\n')).toMatch(reason);
+  });
+
+  it('a file with an unknown key fails the compose-spec schema', () => {
+    const doc = parseYaml(
+      composeText.replace('  mock-api:\n', '  mock-api:\n    publish_everything: true\n'),
+    );
+    expect(schemaViolations(doc).join('\n')).toMatch(/must NOT have additional properties/);
+  });
+
+  it('a top-level name: fails the compose-spec schema', () => {
+    expect(schemaViolations(parseYaml(`name: soar-lab\n${composeText}`)).join('\n')).toMatch(
+      /additional properties/,
+    );
+  });
+});
+
+describe('the engine test override (test/engine/compose.stand-ins.yaml)', () => {
+  const overrideText = readRepoFile('test/engine/compose.stand-ins.yaml');
+
+  it('only swaps image, entrypoint, command and healthcheck of the unpullable services', () => {
+    expect(overrideViolations(parseYaml(overrideText))).toEqual([]);
+  });
+
+  it('leaves the merged lab as isolated and hardened as compose.yaml', () => {
+    const merged = lab();
+    const override = ComposeFile.parse(parseYaml(overrideText));
+    for (const [name, patch] of Object.entries(override.services)) {
+      const base = service(merged, name);
+      const healthcheck = patch.healthcheck
+        ? { ...base.healthcheck, ...patch.healthcheck }
+        : base.healthcheck;
+      merged.services[name] = { ...base, ...patch, healthcheck };
+    }
+    expect(hardeningViolations(merged)).toEqual([]);
+    expect(isolationViolations(merged)).toEqual([]);
+    expect(merged.services['mock-api']).toEqual(lab().services['mock-api']);
+    expect(merged.networks).toEqual(lab().networks);
+  });
+
+  it.each([
+    ['the mock API', 'services:\n  mock-api:\n    image: x\n', /service mock-api must not be overridden/],
+    ['a network', 'networks:\n  lab-internal:\n    internal: false\n', /top-level networks/],
+    ['hardening', 'services:\n  redis:\n    read_only: false\n', /redis\.read_only must not be overridden/],
+    [
+      'a port',
+      'services:\n  n8n-worker:\n    ports: ["8081:8081"]\n',
+      /n8n-worker\.ports must not be overridden/,
+    ],
+  ])('rejects an override that touches %s', (_what, text, reason) => {
+    expect(overrideViolations(parseYaml(text)).join('\n')).toMatch(reason);
+  });
+});

@@ -1,0 +1,298 @@
+/**
+ * The lab's policy for compose.yaml, checked without an engine: the compose-spec schema, then the
+ * isolation and hardening rules of the appliance. Each function returns the violations it finds
+ * (empty: the file complies), so a test can show that a deliberately broken file fails for its reason.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const here = new URL('.', import.meta.url);
+export const repoRoot = new URL('../../', here);
+
+/** The mock API's service, the only service allowed on the internal lab network besides the worker. */
+export const API_SERVICE = 'mock-api';
+export const WORKER_SERVICE = 'n8n-worker';
+export const EDITOR_SERVICE = 'n8n';
+
+const StringList = z.array(z.string());
+const Environment = z.union([
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  StringList,
+]);
+const ServiceNetworks = z.union([
+  StringList,
+  z.record(z.string(), z.union([z.null(), z.looseObject({ ipv4_address: z.string().optional() })])),
+]);
+const Service = z.looseObject({
+  image: z.string().optional(),
+  build: z.unknown().optional(),
+  command: z.union([z.string(), StringList]).optional(),
+  user: z.union([z.string(), z.number()]).optional(),
+  ports: z.array(z.unknown()).optional(),
+  network_mode: z.string().optional(),
+  networks: ServiceNetworks.optional(),
+  environment: Environment.optional(),
+  read_only: z.boolean().optional(),
+  cap_drop: StringList.optional(),
+  cap_add: StringList.optional(),
+  privileged: z.boolean().optional(),
+  security_opt: StringList.optional(),
+  tmpfs: z.union([z.string(), StringList]).optional(),
+  mem_limit: z.union([z.string(), z.number()]).optional(),
+  pids_limit: z.union([z.string(), z.number()]).optional(),
+  healthcheck: z
+    .looseObject({ test: z.union([z.string(), StringList]).optional(), disable: z.boolean().optional() })
+    .optional(),
+  restart: z.string().optional(),
+  depends_on: z
+    .union([StringList, z.record(z.string(), z.looseObject({ condition: z.string().optional() }))])
+    .optional(),
+});
+export type Service = z.infer<typeof Service>;
+const Network = z.union([
+  z.null(),
+  z.looseObject({ internal: z.boolean().optional(), external: z.unknown().optional() }),
+]);
+export const ComposeFile = z.looseObject({
+  services: z.record(z.string(), Service),
+  networks: z.record(z.string(), Network).optional(),
+});
+export type ComposeFile = z.infer<typeof ComposeFile>;
+
+/** YAML with merge keys (`<<: *anchor`), as compose resolves them. */
+export function parseYaml(text: string): unknown {
+  return parse(text, { merge: true });
+}
+
+export function readRepoFile(path: string): string {
+  return readFileSync(new URL(path, repoRoot), 'utf8');
+}
+
+/** A copy without `$schema` and without draft-04 `id` keywords (string values; a property named id is an object). */
+function withoutDraft4Ids(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDraft4Ids);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => key !== '$schema' && !(key === 'id' && typeof value === 'string'))
+      .map(([key, value]) => [key, withoutDraft4Ids(value)]),
+  );
+}
+
+let validator: ReturnType<Ajv2019['compile']> | undefined;
+/** compose-spec JSON schema (vendored: fixtures/compose-spec.json). */
+export function schemaViolations(doc: unknown): string[] {
+  if (!validator) {
+    const schema: unknown = JSON.parse(readFileSync(new URL('fixtures/compose-spec.json', here), 'utf8'));
+    // The schema names its draft by the http:// URI that Ajv does not register (it is draft 2019-09, Ajv2019's
+    // own), still uses draft-04 `id`, and compose's own formats: Go durations, port and subnet strings.
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    ajv.addFormat('duration', /^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/);
+    ajv.addFormat('ports', true);
+    ajv.addFormat('expose', true);
+    ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F.:]+\/[0-9]{1,3}$/);
+    validator = ajv.compile(z.record(z.string(), z.unknown()).parse(withoutDraft4Ids(schema)));
+  }
+  if (validator(doc)) return [];
+  return (validator.errors ?? []).map((e) => `schema: ${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+}
+
+function networksOf(service: Service): Record<string, { ipv4_address?: string | undefined } | null> {
+  const n = service.networks;
+  if (n === undefined) return { default: null };
+  if (Array.isArray(n)) return Object.fromEntries(n.map((name) => [name, null]));
+  return n;
+}
+
+function environmentOf(service: Service): Record<string, string> {
+  const env = service.environment;
+  if (env === undefined) return {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((entry) => {
+        const eq = entry.indexOf('=');
+        return eq === -1 ? [entry, ''] : [entry.slice(0, eq), entry.slice(eq + 1)];
+      }),
+    );
+  }
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+/** One-shot services (gated by `service_completed_successfully`) need no healthcheck. */
+function oneShots(file: ComposeFile): Set<string> {
+  const names = new Set<string>();
+  for (const service of Object.values(file.services)) {
+    const deps = service.depends_on;
+    if (deps === undefined || Array.isArray(deps)) continue;
+    for (const [name, dep] of Object.entries(deps)) {
+      if (dep.condition === 'service_completed_successfully') names.add(name);
+    }
+  }
+  return names;
+}
+
+function isRootUser(user: string | number | undefined): boolean {
+  if (user === undefined) return true;
+  const name = String(user).split(':')[0];
+  return name === '' || name === '0' || name === 'root';
+}
+
+/** Hardening that every service must carry. */
+export function hardeningViolations(file: ComposeFile): string[] {
+  const out: string[] = [];
+  const shots = oneShots(file);
+  for (const [name, s] of Object.entries(file.services)) {
+    if (s.read_only !== true) out.push(`${name}: read_only must be true`);
+    if (!s.tmpfs || s.tmpfs.length === 0)
+      out.push(`${name}: a read-only service needs tmpfs for its scratch paths`);
+    if (!s.cap_drop?.includes('ALL')) out.push(`${name}: cap_drop must include ALL`);
+    if (s.cap_add && s.cap_add.length > 0) out.push(`${name}: cap_add must not be used`);
+    if (s.privileged === true) out.push(`${name}: must not be privileged`);
+    if (!s.security_opt?.some((o) => /^no-new-privileges(:true)?$/.test(o)))
+      out.push(`${name}: security_opt must set no-new-privileges`);
+    if (isRootUser(s.user)) out.push(`${name}: user must be set and not root`);
+    if (s.mem_limit === undefined) out.push(`${name}: mem_limit must be set`);
+    if (s.pids_limit === undefined || Number(s.pids_limit) <= 0) out.push(`${name}: pids_limit must be set`);
+    if (s.network_mode !== undefined) out.push(`${name}: network_mode must not be used`);
+    if (!shots.has(name) && (!s.healthcheck?.test || s.healthcheck.disable === true))
+      out.push(`${name}: a healthcheck is needed`);
+  }
+  return out;
+}
+
+/** The seed's promise: the mock API is reachable only from the worker, and never published. */
+export function isolationViolations(file: ComposeFile): string[] {
+  const out: string[] = [];
+  const api = file.services[API_SERVICE];
+  const worker = file.services[WORKER_SERVICE];
+  if (!api) return [`${API_SERVICE}: service missing`];
+  if (!worker) return [`${WORKER_SERVICE}: service missing`];
+  for (const name of [API_SERVICE, WORKER_SERVICE]) {
+    const s = file.services[name];
+    if (s?.ports && s.ports.length > 0) out.push(`${name}: must publish no ports`);
+  }
+  for (const [name, s] of Object.entries(file.services)) {
+    for (const port of s.ports ?? []) {
+      if (name !== EDITOR_SERVICE) out.push(`${name}: only the n8n editor may publish a port`);
+      else if (typeof port !== 'string' || !port.startsWith('127.0.0.1:'))
+        out.push(`${name}: the editor's port must be published on 127.0.0.1 only (${JSON.stringify(port)})`);
+    }
+  }
+  const apiNets = Object.keys(networksOf(api));
+  if (apiNets.length === 0) out.push(`${API_SERVICE}: must be on the internal lab network`);
+  for (const net of apiNets) {
+    if (file.networks?.[net]?.internal !== true)
+      out.push(`network ${net}: the mock API's network must be internal: true`);
+    const members = Object.entries(file.services)
+      .filter(([, s]) => net in networksOf(s))
+      .map(([n]) => n)
+      .sort();
+    const expected = [API_SERVICE, WORKER_SERVICE].sort();
+    if (members.join() !== expected.join())
+      out.push(
+        `network ${net}: must be shared by ${expected.join(' and ')} only (has ${members.join(', ')})`,
+      );
+  }
+  // Defense in depth in the API itself: its Host and client allowlists match the topology.
+  const env = environmentOf(api);
+  if (!(env.ALLOWED_HOSTS ?? '').split(',').includes(API_SERVICE))
+    out.push(`${API_SERVICE}: ALLOWED_HOSTS must list ${API_SERVICE}`);
+  const clients = (env.ALLOWED_CLIENTS ?? '').split(',').filter(Boolean);
+  if (clients.length === 0) out.push(`${API_SERVICE}: ALLOWED_CLIENTS must restrict the source addresses`);
+  for (const net of apiNets) {
+    const address = networksOf(worker)[net]?.ipv4_address;
+    if (address && !clients.includes(`${address}/32`))
+      out.push(`${API_SERVICE}: ALLOWED_CLIENTS must admit the worker's address ${address}/32`);
+  }
+  return out;
+}
+
+/** n8n in queue mode as n8n's hosting setup runs it, pinned to the e2e version, outbound features off. */
+export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
+  const out: string[] = [];
+  const image = `n8nio/n8n:${n8nVersion}`;
+  for (const name of [EDITOR_SERVICE, WORKER_SERVICE, 'redis', 'postgres']) {
+    if (!file.services[name]) out.push(`${name}: service missing`);
+  }
+  for (const [name, s] of Object.entries(file.services)) {
+    if (s.image === undefined) continue;
+    if (!/[:@]/.test(s.image.replace(/^[^/]*:\d+\//, '')) || s.image.endsWith(':latest'))
+      out.push(`${name}: image ${s.image} must be pinned`);
+    if (s.image.includes('n8nio/n8n') && s.image !== image)
+      out.push(`${name}: n8n must be pinned to ${image} (the e2e version), not ${s.image}`);
+  }
+  const worker = file.services[WORKER_SERVICE];
+  const command = worker?.command;
+  if (worker && (Array.isArray(command) ? command.join(' ') : command) !== 'worker')
+    out.push(`${WORKER_SERVICE}: must run \`n8n worker\``);
+  for (const name of [EDITOR_SERVICE, WORKER_SERVICE]) {
+    const s = file.services[name];
+    if (!s) continue;
+    const env = environmentOf(s);
+    const expected: Record<string, string> = {
+      EXECUTIONS_MODE: 'queue',
+      DB_TYPE: 'postgresdb',
+      N8N_DIAGNOSTICS_ENABLED: 'false',
+      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+      N8N_TEMPLATES_ENABLED: 'false',
+      MOCK_API_URL: `http://${API_SERVICE}:8081`,
+    };
+    for (const [key, value] of Object.entries(expected)) {
+      if (env[key] !== value) out.push(`${name}: ${key} must be ${value}`);
+    }
+  }
+  const deps = file.services[EDITOR_SERVICE]?.depends_on;
+  for (const dep of ['postgres', 'redis']) {
+    if (deps === undefined || Array.isArray(deps) || deps[dep]?.condition !== 'service_healthy')
+      out.push(`${EDITOR_SERVICE}: must wait for ${dep} with condition service_healthy`);
+  }
+  return out;
+}
+
+/** Everything at once, for a file's text. */
+export function composeViolations(text: string, n8nVersion: string): string[] {
+  const doc = parseYaml(text);
+  const schema = schemaViolations(doc);
+  const parsed = ComposeFile.safeParse(doc);
+  if (!parsed.success) return [...schema, `shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`];
+  return [
+    ...schema,
+    ...hardeningViolations(parsed.data),
+    ...isolationViolations(parsed.data),
+    ...n8nViolations(parsed.data, n8nVersion),
+  ];
+}
+
+/** The engine test's override may only swap how the unpullable services run, never what is tested. */
+export const OVERRIDABLE_SERVICES = ['postgres', 'redis', 'n8n', 'n8n-worker', 'n8n-import'];
+export const OVERRIDABLE_KEYS = ['image', 'entrypoint', 'command', 'healthcheck'];
+
+export function overrideViolations(doc: unknown): string[] {
+  if (typeof doc !== 'object' || doc === null) return ['override: not a mapping'];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if (key !== 'services') {
+      out.push(`override: top-level ${key} must not be overridden`);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [name, service] of Object.entries(value)) {
+      if (!OVERRIDABLE_SERVICES.includes(name)) out.push(`override: service ${name} must not be overridden`);
+      if (typeof service !== 'object' || service === null) continue;
+      for (const field of Object.keys(service)) {
+        if (!OVERRIDABLE_KEYS.includes(field)) out.push(`override: ${name}.${field} must not be overridden`);
+      }
+    }
+  }
+  return out;
+}
+
+/** n8n's version as the e2e tests pin it (docker/n8n/install/package.json). */
+export function e2eN8nVersion(): string {
+  const pkg = z
+    .object({ dependencies: z.object({ n8n: z.string() }) })
+    .parse(JSON.parse(readRepoFile('docker/n8n/install/package.json')));
+  return pkg.dependencies.n8n;
+}
