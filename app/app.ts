@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ApiError, jsonResponse, renderError } from './errors.js';
+import { ApiError, renderError } from './errors.js';
 import { type AccessPolicy, accessControl } from './http/access.js';
 import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
 import type { AppEnv } from './http/env.js';
@@ -97,5 +97,3 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((err) => renderError(err, deps.logError));
   return app;
 }
-
-export { jsonResponse };

@@ -102,6 +102,10 @@ export function loadConfig(
   );
 }
 
+function isSetting(key: unknown): key is keyof Config {
+  return typeof key === 'string' && Object.hasOwn(ENV_KEYS, key);
+}
+
 function describeSetting(key: keyof Config): string {
   if (key === 'host') return 'host (HOST or --host)';
   if (key === 'port') return 'port (PORT or --port)';

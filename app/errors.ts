@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
@@ -29,6 +30,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   case_connector_failed: 503,
   case_limit_reached: 507,
+  case_too_large: 507,
   notification_limit_reached: 507,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -99,17 +101,10 @@ export function rawErrorResponse(code: ErrorCode, message: string): string {
   const body = JSON.stringify(new ApiError(code, message).body());
   const status = ERROR_STATUS[code];
   return (
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     `content-type: ${JSON_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   );
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  431: 'Request Header Fields Too Large',
-};
 
 /** The single onError: ApiErrors become the contract's shape; anything else is logged and hidden. */
 export function renderError(err: Error, logError: (err: unknown) => void): Response {

@@ -33,7 +33,7 @@ export class Blocklist {
         `Only the reserved lab address ${BLOCKABLE_ADDRESS} can be blocked; ${request.ip} was refused.`,
       );
     }
-    this.expire(now);
+    this.#expire(now);
     const present = this.#active.get(request.ip);
     if (present) {
       throw new ApiError('already_blocked', `${request.ip} is already blocked; nothing was changed.`, {
@@ -53,12 +53,12 @@ export class Blocklist {
   }
 
   lookup(ip: string, now: number): BlockEntry | undefined {
-    this.expire(now);
+    this.#expire(now);
     return this.#active.get(ip)?.entry;
   }
 
   unblockAddress(ip: string, now: number): BlockEntry {
-    this.expire(now);
+    this.#expire(now);
     const present = this.#active.get(ip);
     if (!present) throw new ApiError('not_blocked', `${ip} is not on the blocklist.`);
     this.#active.delete(ip);
@@ -67,12 +67,12 @@ export class Blocklist {
   }
 
   active(now: number): BlockEntry[] {
-    this.expire(now);
+    this.#expire(now);
     return [...this.#active.values()].map((a) => a.entry);
   }
 
   history(now: number): BlockHistoryRecord[] {
-    this.expire(now);
+    this.#expire(now);
     return this.#history.toArray();
   }
 
@@ -81,7 +81,7 @@ export class Blocklist {
     this.#history.clear();
   }
 
-  private expire(now: number): void {
+  #expire(now: number): void {
     for (const [ip, { entry, expiresAtMs }] of this.#active) {
       if (now < expiresAtMs) continue;
       this.#active.delete(ip);
