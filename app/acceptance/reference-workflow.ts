@@ -77,7 +77,8 @@ export class RunFailed extends Error {
 // 1. Validate
 
 const AlertSchema = z.object({
-  event_id: z.string().min(1),
+  // The mock API keys cases by event_id of 1-128 characters: a longer one could never be recorded.
+  event_id: z.string().min(1).max(128),
   event_type: z.string().min(1),
   user: z.string().min(1),
   source_ip: z.string().refine((value) => isIP(value) !== 0),
@@ -89,7 +90,7 @@ export type Alert = z.infer<typeof AlertSchema> & { failed_attempts: number | nu
 
 /** How each field must look, for the error sentences of the validation notification. */
 const FIELD_RULES: Record<keyof z.infer<typeof AlertSchema>, string> = {
-  event_id: 'a non-empty string',
+  event_id: 'a non-empty string of at most 128 characters',
   event_type: 'a non-empty string',
   user: 'a non-empty string',
   source_ip: 'an IP address',

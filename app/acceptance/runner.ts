@@ -119,7 +119,8 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
     if (script.followUp !== undefined) {
       const first = await run.waitForVerdict('positive', phaseDeadline());
       if (!first.pass) {
-        return finish({ ...first, observed: `first run never finished: ${first.observed}` });
+        const checks = first.checks.map((c) => ({ ...c, check: `first run: ${c.check}` }));
+        return finish({ pass: false, checks, observed: `first run never finished: ${first.observed}` });
       }
       if (script.followUp === 'deliver_again')
         await run.trigger('suspicious-login', alertPayload(facts, script));
