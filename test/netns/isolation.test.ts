@@ -1,0 +1,105 @@
+/**
+ * The seed's promise, proven without a Docker engine: the mock API (the real entry point, app/main.ts)
+ * in an "api" network namespace is reached by the "worker" on the internal bridge, never from the
+ * "outside", and has no egress. A leak control (the api also on the outside bridge) must break the
+ * promise, or the probes would prove nothing. Skipped, with the reason, where namespaces cannot be made.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_ADDRESS,
+  API_LEAK_ADDRESS,
+  API_PORT,
+  LabNetwork,
+  OUTSIDE_ADDRESS,
+  OUTSIDE_PORT,
+  skipReason,
+} from './lab-network.js';
+
+const reason = skipReason();
+const api = `http://${API_ADDRESS}:${API_PORT}/health`;
+const outsideServer = `http://${OUTSIDE_ADDRESS}:${OUTSIDE_PORT}/`;
+
+interface Isolation {
+  workerReachesApi: boolean;
+  outsideReachesApi: boolean;
+  outsideReachesLeakAddress: boolean;
+  apiReachesOutside: boolean;
+  apiHasDefaultRoute: boolean;
+}
+
+/** What the lab promises, as violations (empty: isolated). */
+function violations(i: Isolation): string[] {
+  const out: string[] = [];
+  if (!i.workerReachesApi) out.push('the worker cannot reach the mock API');
+  if (i.outsideReachesApi || i.outsideReachesLeakAddress) out.push('the outside reaches the mock API');
+  if (i.apiReachesOutside || i.apiHasDefaultRoute) out.push('the mock API has egress');
+  return out;
+}
+
+describe.skipIf(reason !== null)(
+  `network isolation in namespaces${reason ? ` (skipped: ${reason})` : ''}`,
+  () => {
+    const net = new LabNetwork();
+    const { api: apiNs, worker, outside } = net.names;
+
+    async function measure(): Promise<Isolation> {
+      return {
+        workerReachesApi: await net.reaches(worker, api),
+        outsideReachesApi: await net.reaches(outside, api),
+        outsideReachesLeakAddress: await net.reaches(
+          outside,
+          `http://${API_LEAK_ADDRESS}:${API_PORT}/health`,
+        ),
+        apiReachesOutside: await net.reaches(apiNs, outsideServer),
+        apiHasDefaultRoute: await net.hasDefaultRoute(apiNs),
+      };
+    }
+
+    beforeAll(async () => {
+      await net.create();
+      // The service binds every address of its namespace, as in the container (HOST=0.0.0.0).
+      await net.start(
+        apiNs,
+        [process.execPath, '--import', 'tsx', 'app/main.ts'],
+        { HOST: '0.0.0.0', PORT: String(API_PORT), ALLOWED_HOSTS: 'mock-api' },
+        /listening on /,
+      );
+      await net.start(
+        outside,
+        [
+          process.execPath,
+          '-e',
+          `require('http').createServer((q,s)=>s.end('outside')).listen(${OUTSIDE_PORT},'${OUTSIDE_ADDRESS}',()=>console.log('ready'))`,
+        ],
+        {},
+        /ready/,
+      );
+    }, 40_000);
+
+    afterAll(() => net.destroySync());
+
+    it('control: the outside server answers inside its own namespace', async () => {
+      expect(await net.reaches(outside, outsideServer)).toBe(true);
+    });
+
+    it('the worker reaches the mock API; the outside does not; the api has no egress', async () => {
+      const isolation = await measure();
+      expect(isolation).toEqual({
+        workerReachesApi: true,
+        outsideReachesApi: false,
+        outsideReachesLeakAddress: false,
+        apiReachesOutside: false,
+        apiHasDefaultRoute: false,
+      });
+      expect(violations(isolation)).toEqual([]);
+    }, 30_000);
+
+    it('leak control: the api also on the outside bridge makes the isolation check fail', async () => {
+      await net.leakApiToOutside();
+      const isolation = await measure();
+      expect(isolation.outsideReachesLeakAddress).toBe(true);
+      expect(isolation.apiReachesOutside).toBe(true);
+      expect(violations(isolation)).toEqual(['the outside reaches the mock API', 'the mock API has egress']);
+    }, 30_000);
+  },
+);
