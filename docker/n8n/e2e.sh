@@ -102,7 +102,6 @@ export EXECUTIONS_DATA_SAVE_ON_SUCCESS=all N8N_LOG_LEVEL="${N8N_LOG_LEVEL:-info}
 # The workflows read their two settings from the environment ($env), which 2.x blocks by default.
 export N8N_BLOCK_ENV_ACCESS_IN_NODE=false
 export MOCK_API_URL="$API_URL"
-export N8N_RUNNERS_ENABLED=true
 
 t1=$(date +%s)
 for wf in "$HERE"/workflows/*.json; do
