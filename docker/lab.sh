@@ -6,6 +6,8 @@
 #   down        stop; remove the containers, networks, volumes and the generated .env
 #   reset       POST /reset on the mock API          health / state   GET /health, GET /state
 #   logs [SVC]  follow the logs                      acceptance lab|n8n|reference   the matrix
+#   api METHOD PATH [JSON]   any request to the mock API, e.g. api POST /control/case-mode '{"mode":"failed"}'
+#   exec-prefix the shell phrase that reaches the mock API (what `acceptance lab` hands to the runner)
 #
 # The mock API has no published port: every operator command reaches it through its own container
 # (`compose exec mock-api node dist/app/cli/api-request.js ...`).
@@ -179,6 +181,15 @@ need_running_api() {
   [ -n "$(compose ps -q mock-api 2>/dev/null)" ] || die "the lab is not running (start it with: make up)"
 }
 
+# The shell phrase `<compose> exec -T mock-api node dist/app/cli/api-request.js --envelope`; the acceptance
+# runner appends METHOD PATH [JSON] and runs it with sh -c.
+exec_prefix() {
+  local cmd=() prefix
+  mapfile -d '' cmd < <(compose_cmd)
+  prefix=$(printf '%q ' "${cmd[@]}" exec -T mock-api "${API_REQUEST[@]}" --envelope)
+  echo "${prefix% }"
+}
+
 cmd_acceptance() {
   local target=${1:-lab}
   [ $# -gt 0 ] && shift
@@ -194,10 +205,7 @@ cmd_acceptance() {
     exec node dist/app/acceptance/cli.js --target reference --report reports/acceptance-reference.json "$@"
   fi
   need_running_api
-  local cmd=() exec_prefix
-  mapfile -d '' cmd < <(compose_cmd)
-  exec_prefix=$(printf '%q ' "${cmd[@]}" exec -T mock-api "${API_REQUEST[@]}" --envelope)
-  exec node dist/app/acceptance/cli.js --target n8n --api-exec "${exec_prefix% }" \
+  exec node dist/app/acceptance/cli.js --target n8n --api-exec "$(exec_prefix)" \
     --n8n "$EDITOR_URL" --resume-origin "$EDITOR_URL" --report reports/acceptance-lab.json "$@"
 }
 
@@ -211,8 +219,10 @@ main() {
     health) need_running_api && api GET /health ;;
     state) need_running_api && api GET /state ;;
     logs) need_docker && compose logs -f --tail=100 "$@" ;;
+    api) need_running_api && api "$@" ;;
+    exec-prefix) need_docker && exec_prefix ;;
     acceptance) cmd_acceptance "$@" ;;
-    *) die "usage: docker/lab.sh up|down|reset|health|state|logs [service]|acceptance [lab|n8n|reference]" ;;
+    *) die "usage: docker/lab.sh up|down|reset|health|state|logs [service]|api METHOD PATH [JSON]|exec-prefix|acceptance [lab|n8n|reference]" ;;
   esac
 }
 

@@ -210,6 +210,11 @@ check "make health: case_mode healthy, through the container" bash -c \
   "timeout 30 make -s --no-print-directory health | grep -q '\"case_mode\": *\"healthy\"'"
 check "make reset answers reset: true" bash -c "timeout 30 make -s --no-print-directory reset | grep -q '\"reset\": *true'"
 check "make state answers the destination state" bash -c "timeout 30 make -s --no-print-directory state | grep -q '\"cases\"'"
+check "lab.sh api POST /control/case-mode sets the mode" bash -c \
+  "bash docker/lab.sh api POST /control/case-mode '{\"mode\":\"fail_next_write\"}' | grep -q '\"case_mode\": *\"fail_next_write\"'"
+# The exact phrase `make acceptance` hands to the runner, run as the runner runs it (sh -c).
+check "acceptance's --api-exec prefix answers an envelope through the container" bash -c \
+  "timeout 30 sh -c \"\$(bash docker/lab.sh exec-prefix) GET /health\" | grep -q '\"status\":200'"
 
 # --- SIGTERM and down -----------------------------------------------------------------------------------
 log "stop and down"
