@@ -127,7 +127,11 @@ registered=""
 for _ in $(seq 1 120); do
   code="$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'content-type: application/json' \
     --data '{}' "$N8N_URL/webhook/suspicious-login-rollback" || true)"
-  if [ "$code" = 200 ]; then registered=1; break; fi
+  # The alert webhook must not be triggered by a probe; a GET tells "registered for POST only" apart
+  # from "not registered" (both 404, different messages).
+  if [ "$code" = 200 ] && curl -s "$N8N_URL/webhook/suspicious-login" | grep -q 'not registered for GET'; then
+    registered=1; break
+  fi
   sleep 0.5
 done
 [ -n "$registered" ] || { tail -50 "$WORK/n8n.log" >&2; log "webhooks not registered"; exit 2; }
