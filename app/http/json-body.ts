@@ -3,6 +3,8 @@ import { ApiError } from '../errors.js';
 import type { AppEnv } from './env.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Deeper bodies are refused: a record this deep is a mistake or an attack, and serialising one overflows. */
+export const MAX_BODY_DEPTH = 64;
 const CLOSE = { connection: 'close' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -52,8 +54,10 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
   if (bytes.byteLength !== length || socket?.destroyed || socket?.writableEnded) throw incompleteBody();
 
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(utf8.decode(bytes));
+    text = utf8.decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError('invalid_json', 'The body is not valid JSON (UTF-8).');
   }
@@ -63,7 +67,41 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
       'The body must be a JSON object, not an array, string, number or null.',
     );
   }
+  // Only a \u escape can smuggle a lone surrogate past the fatal UTF-8 decoder; skip the scan otherwise.
+  const problem = storableProblem(value, 1, /\\u[dD][89a-fA-F]/.test(text));
+  if (problem) throw new ApiError('invalid_json', problem);
   return value;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATE_PROBLEM =
+  'The body holds a string with a lone UTF-16 surrogate escape (e.g. "\\ud800"); it is not Unicode text.';
+
+/**
+ * Why a parsed body cannot be stored and served back, or undefined. JSON.parse accepts both of these,
+ * but a body nested thousands deep makes every later JSON.stringify of the state throw (so one request
+ * would break GET /state for good), and a lone surrogate (`"\ud800"`) is not Unicode text and breaks
+ * percent-encoding (the Location header). Recursion is bounded by MAX_BODY_DEPTH.
+ */
+function storableProblem(value: unknown, depth: number, checkText: boolean): string | undefined {
+  if (typeof value === 'string') {
+    return checkText && LONE_SURROGATE.test(value) ? LONE_SURROGATE_PROBLEM : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth > MAX_BODY_DEPTH) return `The body nests deeper than ${MAX_BODY_DEPTH} levels.`;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = storableProblem(item, depth + 1, checkText);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (checkText && LONE_SURROGATE.test(key)) return LONE_SURROGATE_PROBLEM;
+    const problem = storableProblem(item, depth + 1, checkText);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** `application/json`, with or without parameters such as charset. */

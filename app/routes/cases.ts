@@ -45,7 +45,11 @@ export function caseRoutes({ store }: RouteDeps) {
             headers: { Location: '/cases/<event_id>, percent-encoded' },
           },
           503: connectorFailed,
-          507: { description: 'case_limit_reached: reset the service', schema: ErrorBodySchema },
+          507: {
+            description:
+              'case_limit_reached: reset the service; or case_too_large: this update would grow the case past 64 KiB',
+            schema: ErrorBodySchema,
+          },
         },
       },
       (_c, write) => {

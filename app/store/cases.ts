@@ -7,7 +7,11 @@ import { iso } from './clock.js';
 export class CaseStore {
   readonly #cases = new Map<string, Case>();
 
-  constructor(readonly limit: number) {}
+  /** `maxBytes`: the largest a case may grow through updates (its JSON), so merges cannot grow without end. */
+  constructor(
+    readonly limit: number,
+    readonly maxBytes: number = Number.POSITIVE_INFINITY,
+  ) {}
 
   get size(): number {
     return this.#cases.size;
@@ -38,6 +42,14 @@ export class CaseStore {
           revision: existing.revision + 1,
         }
       : { ...fields, event_id: write.event_id, created_at: at, updated_at: at, revision: 1 };
+    // Each write is capped by the body limit, but updates add fields: without this a client could grow one
+    // case until the process runs out of memory. Only updates can grow past a single body.
+    if (existing && JSON.stringify(record).length > this.maxBytes) {
+      throw new ApiError(
+        'case_too_large',
+        `A case may hold at most ${this.maxBytes} characters of JSON; this update would grow it past that. Nothing was changed.`,
+      );
+    }
     this.#cases.set(record.event_id, record);
     return { case: record, created: !existing };
   }

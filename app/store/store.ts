@@ -6,11 +6,18 @@ import { type Clock, iso } from './clock.js';
 import { Journal } from './journal.js';
 import { NotificationStore } from './notifications.js';
 
-export const LIMITS = { cases: 1000, notifications: 1000, journal: 1000, blocklistHistory: 1000 } as const;
+export const LIMITS = {
+  cases: 1000,
+  notifications: 1000,
+  journal: 1000,
+  blocklistHistory: 1000,
+  /** One case's JSON, after updates merged into it: the body limit, so a case never outgrows one write. */
+  caseBytes: 64 * 1024,
+} as const;
 
 /** All in-memory state of one service instance. A fresh store per app keeps tests independent. */
 export class Store {
-  readonly cases = new CaseStore(LIMITS.cases);
+  readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes);
   readonly notifications = new NotificationStore(LIMITS.notifications);
   readonly blocklist = new Blocklist(LIMITS.blocklistHistory);
   readonly connector = new CaseConnector();
