@@ -1,9 +1,9 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config.js';
-import { type ErrorCode, rawErrorResponse } from './errors.js';
+import { ApiError, type ErrorCode, jsonResponse, rawErrorResponse } from './errors.js';
 import type { AppEnv } from './http/env.js';
 
 export interface RunningServer {
@@ -20,18 +20,40 @@ export interface RunningServer {
  */
 export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({
-      fetch: app.fetch,
+    // The adapter's listener, built here rather than through serve(), for its errorHandler: a request
+    // target or Host the adapter cannot turn into a URL (`*`, a backslash, `Host: a b`) would otherwise
+    // get a bare, empty 400 before the app sees it.
+    const listener = getRequestListener(app.fetch, {
       hostname: config.host,
-      port: config.port,
-      serverOptions: {
+      errorHandler: (err) =>
+        err instanceof RequestError
+          ? jsonResponse(
+              new ApiError('bad_request', 'The request target or Host header is not a valid URL.').body(),
+              400,
+              { connection: 'close' },
+            )
+          : jsonResponse(
+              new ApiError('internal_error', 'The service failed to handle the request.').body(),
+              500,
+            ),
+    });
+    const server = createServer(
+      {
         headersTimeout: config.headersTimeoutMs,
         requestTimeout: config.requestTimeoutMs,
         keepAliveTimeout: config.keepAliveTimeoutMs,
+        // Node answers a Host-less HTTP/1.1 request itself with a bare, empty 400; the access middleware
+        // refuses it instead, in the contract's error shape.
+        requireHostHeader: false,
       },
-    }) as Server;
+      listener,
+    );
+    server.listen(config.port, config.host);
     server.once('error', reject);
     server.on('clientError', answerClientError);
+    // An Expect other than 100-continue gets a bare, empty 417 from Node. RFC 9110 lets a server ignore
+    // expectations it does not know, so the request is served like any other (and answered in JSON).
+    server.on('checkExpectation', (req, res) => server.emit('request', req, res));
     server.once('listening', () => {
       server.off('error', reject);
       const { address, port } = server.address() as AddressInfo;

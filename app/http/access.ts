@@ -15,6 +15,7 @@ export interface AccessPolicy {
  * Defense in depth for an API without authentication: a source-address allowlist, a Host allowlist
  * (a browser tricked by DNS rebinding sends the attacker's name as Host, never an IP literal we serve),
  * and no browser requests at all (anything carrying Origin). Workflow engines and curl send no Origin.
+ * An HTTP/1.1 request without Host is refused here (Node's own refusal is a bare, empty 400).
  */
 export function accessControl(policy: AccessPolicy): MiddlewareHandler<AppEnv> {
   const anyHost = policy.allowedHosts.includes('*');
@@ -27,6 +28,9 @@ export function accessControl(policy: AccessPolicy): MiddlewareHandler<AppEnv> {
       throw new ApiError('origin_not_allowed', 'Requests from browsers (with an Origin header) are refused.');
     }
     const host = c.req.header('host');
+    if (host === undefined && c.env?.incoming?.httpVersion === '1.1') {
+      throw new ApiError('bad_request', 'An HTTP/1.1 request must carry a Host header.');
+    }
     if (!anyHost && host !== undefined && !hostAllowed(host, hosts)) {
       throw new ApiError(
         'host_not_allowed',

@@ -15,10 +15,16 @@ export interface ParsedResponse {
 
 /** A real server on a random loopback port, with its store at hand for assertions. */
 export async function startTestServer(
-  options: { access?: AccessPolicy; env?: Record<string, string> } = {},
+  options: { access?: AccessPolicy; env?: Record<string, string>; logError?: (err: unknown) => void } = {},
 ): Promise<{ running: RunningServer; store: Store; port: number; close: () => Promise<void> }> {
   const store = new Store(createClock());
-  const app = createApp(defaultDeps({ store, ...(options.access && { access: options.access }) }));
+  const app = createApp(
+    defaultDeps({
+      store,
+      ...(options.access && { access: options.access }),
+      ...(options.logError && { logError: options.logError }),
+    }),
+  );
   const running = await startServer(app, loadConfig([], { HOST: '127.0.0.1', PORT: '0', ...options.env }));
   const port = Number(new URL(running.url).port);
   return { running, store, port, close: () => running.close(200) };
