@@ -26,6 +26,7 @@ HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-300}
 EDITOR_URL=http://127.0.0.1:5678
 API_REQUEST=(node dist/app/cli/api-request.js)
 COMPOSE=()
+COMPOSE_ARGS=()
 
 die() {
   echo "lab: $*" >&2
@@ -46,24 +47,22 @@ need_docker() {
   fi
 }
 
-# The compose command line with the project, its files and its env file, as an array.
-compose_cmd() {
-  local args=("${COMPOSE[@]}" -p "$PROJECT" --project-directory "$ROOT")
+# The compose command line with the project, its files and its env file (bash 3.2 has no mapfile).
+compose_args() {
+  COMPOSE_ARGS=("${COMPOSE[@]}" -p "$PROJECT" --project-directory "$ROOT")
   local f
-  for f in "${COMPOSE_FILES[@]}"; do args+=(-f "$f"); done
-  if [ -f "$ENV_FILE" ]; then args+=(--env-file "$ENV_FILE"); fi
-  printf '%s\0' "${args[@]}"
+  for f in "${COMPOSE_FILES[@]}"; do COMPOSE_ARGS+=(-f "$f"); done
+  if [ -f "$ENV_FILE" ]; then COMPOSE_ARGS+=(--env-file "$ENV_FILE"); fi
 }
 
 compose() {
-  local cmd=()
-  mapfile -d '' cmd < <(compose_cmd)
+  compose_args
   if [ -f "$ENV_FILE" ]; then
-    "${cmd[@]}" "$@"
+    "${COMPOSE_ARGS[@]}" "$@"
   else
     # Without .env (before `up`, after `down`) the file's required secrets are unset; commands that
     # need none (down, ps, logs) still work with placeholders that no container ever receives.
-    POSTGRES_PASSWORD=unset N8N_ENCRYPTION_KEY=unset "${cmd[@]}" "$@"
+    POSTGRES_PASSWORD=unset N8N_ENCRYPTION_KEY=unset "${COMPOSE_ARGS[@]}" "$@"
   fi
 }
 
@@ -99,7 +98,7 @@ service_states() {
 # Waits until every service runs and is healthy (one-shots: exited 0). Prints the seconds it took.
 wait_healthy() {
   local start=$SECONDS expected states pending failed
-  expected=$(compose config --services | wc -l)
+  expected=$(($(compose config --services | wc -l)))
   while :; do
     states=$(service_states)
     failed=$(awk '($2 == "exited" && $4 != 0) || $3 == "unhealthy" || $2 == "dead"' <<<"$states")
@@ -184,9 +183,9 @@ need_running_api() {
 # The shell phrase `<compose> exec -T mock-api node dist/app/cli/api-request.js --envelope`; the acceptance
 # runner appends METHOD PATH [JSON] and runs it with sh -c.
 exec_prefix() {
-  local cmd=() prefix
-  mapfile -d '' cmd < <(compose_cmd)
-  prefix=$(printf '%q ' "${cmd[@]}" exec -T mock-api "${API_REQUEST[@]}" --envelope)
+  local prefix
+  compose_args
+  prefix=$(printf '%q ' "${COMPOSE_ARGS[@]}" exec -T mock-api "${API_REQUEST[@]}" --envelope)
   echo "${prefix% }"
 }
 

@@ -60,7 +60,7 @@ refute() { # refute NAME COMMAND...: passes when the command fails
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  if [ -n "${DOCKER_HOST:-}" ] && docker info >/dev/null 2>&1; then
+  if [ -n "${DOCKER_HOST:-}" ] && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
     timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" >/dev/null 2>&1 || true
@@ -76,7 +76,6 @@ trap 'exit 130' INT TERM
 
 # --- prerequisites -------------------------------------------------------------------------------
 [ -f dist/app/main.js ] || { echo "engine-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
-command -v docker >/dev/null 2>&1 || { echo "engine-test: the docker client is needed" >&2; exit 1; }
 if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
   [ "$(id -u)" = 0 ] || { echo "engine-test: docker-compose missing and not root to install it" >&2; exit 1; }
   log "installing docker-compose (apt)"
@@ -84,12 +83,12 @@ if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev
     { apt-get update >/dev/null && apt-get install -y docker-compose >/dev/null; }; }
 fi
 
-if [ -n "${DOCKER_HOST:-}" ] && docker info >/dev/null 2>&1; then
+if [ -n "${DOCKER_HOST:-}" ] && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
   log "using the engine at DOCKER_HOST=$DOCKER_HOST"
 else
   [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 ||
     { echo "engine-test: no engine at DOCKER_HOST, and a private one needs root and ip" >&2; exit 1; }
-  [ -x "$TOOLS/start.sh" ] || [ -f "$TOOLS/start.sh" ] ||
+  [ -f "$TOOLS/start.sh" ] ||
     { echo "engine-test: no engine and no $TOOLS/start.sh" >&2; exit 1; }
   STARTED_ENGINE=${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}
   ENGINE_NETNS=soar-lab-engine
@@ -98,7 +97,8 @@ else
   log "starting a private engine ($STARTED_ENGINE, netns $ENGINE_NETNS)"
   line=$(LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/start.sh" 900 | tail -n 1)
   export "${line?}"
-  # The engine's own client (20.10) builds with BuildKit without the buildx plugin.
+  # The engine's own client (20.10): there even without a docker client on the machine, and it builds
+  # with BuildKit without the buildx plugin.
   export PATH=$STARTED_ENGINE/root/usr/bin:$PATH
 fi
 export DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1
@@ -137,8 +137,9 @@ if ! timeout $((LAB_HEALTH_TIMEOUT + 300)) bash docker/lab.sh up >"$WORK/up.log"
   exit 1
 fi
 UP_SECONDS=$((SECONDS - up_start))
+HEALTHY_SECONDS=$(sed -n 's/^The lab is up (\([0-9]*\) s.*/\1/p' "$WORK/up.log")
 pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
-grep -E 'healthy after|lab is up' "$WORK/up.log" | sed 's/^/        /'
+grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
 compose() { docker-compose -p "$LAB_PROJECT" --env-file "$LAB_ENV_FILE" -f compose.yaml -f test/engine/compose.stand-ins.yaml "$@"; }
 docker compose version >/dev/null 2>&1 &&
@@ -230,7 +231,7 @@ check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
 check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
 
 echo
-echo "engine test: up->healthy ${UP_SECONDS} s (includes the image build); mock API image $((IMAGE_SIZE / 1000000)) MB" \
+echo "engine test: up->healthy ${HEALTHY_SECONDS:-?} s (make up with the image build: ${UP_SECONDS} s); mock API image $((IMAGE_SIZE / 1000000)) MB" \
   "on $BASE_IMAGE; SIGTERM stop ${STOP_MS} ms; total ${SECONDS} s"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" = 0 ]
