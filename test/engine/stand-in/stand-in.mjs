@@ -11,7 +11,6 @@ const [role, arg] = process.argv.slice(2);
 
 function onSigterm(server) {
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
-  setTimeout(() => {}, 2 ** 31 - 1);
 }
 
 function tcp(port, onData) {
