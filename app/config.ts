@@ -30,25 +30,35 @@ const list = z.string().transform((s) =>
     .filter(Boolean),
 );
 
-export const ConfigSchema = z.object({
-  host: host.default('127.0.0.1'),
-  port: port.default(8081),
-  /** CIDRs allowed to connect; empty means everyone (the lab's network does the restricting). */
-  allowedClients: list.default([]).transform((items, ctx) => {
-    try {
-      return parseCidrList(items);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
-      return z.NEVER;
-    }
-  }),
-  /** Host names accepted in the Host header besides IP literals and localhost; `*` accepts any. */
-  allowedHosts: list.default([]),
-  headersTimeoutMs: milliseconds.default(10_000),
-  requestTimeoutMs: milliseconds.default(30_000),
-  keepAliveTimeoutMs: milliseconds.default(5_000),
-  shutdownGraceMs: milliseconds.default(1_500),
-});
+export const ConfigSchema = z
+  .object({
+    host: host.default('127.0.0.1'),
+    port: port.default(8081),
+    /** CIDRs allowed to connect; empty means everyone (the lab's network does the restricting). */
+    allowedClients: list.default([]).transform((items, ctx) => {
+      try {
+        return parseCidrList(items);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
+    /** Host names accepted in the Host header besides IP literals and localhost; `*` accepts any. */
+    allowedHosts: list.default([]),
+    headersTimeoutMs: milliseconds.default(10_000),
+    requestTimeoutMs: milliseconds.default(30_000),
+    keepAliveTimeoutMs: milliseconds.default(5_000),
+    /**
+     * How often Node checks the headers and request timeouts. Its default is 30 s, which lets a slow
+     * client hold a connection up to 30 s past either timeout.
+     */
+    connectionsCheckIntervalMs: milliseconds.default(1_000),
+    shutdownGraceMs: milliseconds.default(1_500),
+  })
+  .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, {
+    path: ['headersTimeoutMs'],
+    message: 'must not exceed REQUEST_TIMEOUT_MS (Node refuses to start otherwise)',
+  });
 export type Config = z.infer<typeof ConfigSchema>;
 
 const ENV_KEYS = {
@@ -59,6 +69,7 @@ const ENV_KEYS = {
   headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
   requestTimeoutMs: 'REQUEST_TIMEOUT_MS',
   keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
+  connectionsCheckIntervalMs: 'CONNECTIONS_CHECK_INTERVAL_MS',
   shutdownGraceMs: 'SHUTDOWN_GRACE_MS',
 } as const satisfies Record<keyof Config, string>;
 

@@ -42,6 +42,7 @@ export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningS
         headersTimeout: config.headersTimeoutMs,
         requestTimeout: config.requestTimeoutMs,
         keepAliveTimeout: config.keepAliveTimeoutMs,
+        connectionsCheckingInterval: config.connectionsCheckIntervalMs,
         // Node answers a Host-less HTTP/1.1 request itself with a bare, empty 400; the access middleware
         // refuses it instead, in the contract's error shape.
         requireHostHeader: false,
