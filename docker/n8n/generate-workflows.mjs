@@ -177,7 +177,7 @@ const raw = $('Webhook').first().json.body;
 const isObject = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
 const v = isObject ? raw : {};
 const errors = [];
-if (!isObject) errors.push('body must be a JSON object');
+if (!isObject) errors.push('the alert must be a JSON object');
 
 const missing = (x) => x === undefined || x === null || x === '';
 const nonEmpty = (x) => typeof x === 'string' && x.trim() !== '';
@@ -202,6 +202,7 @@ function isIPv6(s) {
 const isIp = (s) => typeof s === 'string' && (isIPv4(s) || isIPv6(s));
 
 function check(field, ok, message) {
+  if (!isObject) return;
   if (missing(v[field])) errors.push(field + ' is required');
   else if (!ok(v[field])) errors.push(field + ' ' + message);
 }
@@ -228,7 +229,8 @@ return [{
     errors,
     event_id: typeof v.event_id === 'string' ? v.event_id : null,
     alert,
-    failed_attempts: v.failed_attempts === undefined ? null : v.failed_attempts,
+    // evidence, not a condition of the run: kept when it is a count, otherwise null
+    failed_attempts: Number.isInteger(v.failed_attempts) && v.failed_attempts >= 0 ? v.failed_attempts : null,
   },
 }];
 `;
@@ -239,7 +241,7 @@ const r = $input.first().json;
 const alert = $('Validate').first().json.alert;
 let errors = [];
 if (r.statusCode === 404) errors = ['identity not found'];
-else if (r.statusCode !== 200) errors = ['identity lookup failed: GET /identity answered ' + r.statusCode];
+else if (r.statusCode !== 200) throw new Error('GET /identity answered ' + r.statusCode + ' ' + JSON.stringify(r.body).slice(0, 300));
 else if (!r.body || typeof r.body !== 'object' || r.body.user !== alert.user) errors = ['identity mismatch'];
 return [{
   json: {
@@ -264,18 +266,37 @@ throw new Error('case lookup failed: GET /cases answered ' + r.statusCode);
 `;
 
 const DUPLICATE = `
-// Step 4, duplicate delivery: no approval, no block; keep the first run's outcome, mark the update.
-const e = $('Select case action').first().json.existing;
+// Step 4, duplicate delivery (the case says blocked): no approval, no block. An update replaces only the
+// fields it sends, so the first run's approver, verification, expiry and rollback stay as they are.
+return [{ json: { outcome: { result: 'duplicate_delivery', final_action: 'blocked' } } }];
+`;
+
+const CHECK_EARLIER_BLOCK = `
+// Step 4, duplicate delivery behind a case that does not say blocked (its record never landed): the
+// blocklist lookup shows this event's entry. Only this update path pays for the lookup.
+const r = $input.first().json;
+const alert = $('Validate').first().json.alert;
+if (r.statusCode !== 200 || !r.body || typeof r.body !== 'object') {
+  throw new Error('GET /blocklist answered ' + r.statusCode + ' ' + JSON.stringify(r.body).slice(0, 300));
+}
+const e = r.body.entry;
+if (r.body.blocked !== true || !e || e.event_id !== alert.event_id || e.ip !== alert.source_ip) {
+  return [{ json: { earlier: false } }];
+}
 return [{
   json: {
+    earlier: true,
     outcome: {
-      decision: e.decision === undefined ? null : e.decision,
       result: 'duplicate_delivery',
-      final_action: e.final_action,
-      approver: typeof e.approver === 'string' ? e.approver : null,
-      verification: e.verification && typeof e.verification === 'object' ? e.verification : { method: 'none', blocked: false },
-      expiry: e.expiry && typeof e.expiry === 'object' ? e.expiry : null,
-      rollback: e.rollback && typeof e.rollback === 'object' ? e.rollback : null,
+      final_action: 'blocked',
+      verification: {
+        method: 'GET /blocklist/' + alert.source_ip,
+        blocked: true,
+        entry_event_id: e.event_id,
+        verified_at: new Date().toISOString(),
+      },
+      expiry: { expires_minutes: 10, expires_at: e.expires_at },
+      rollback: { method: 'DELETE /blocklist/' + alert.source_ip, workflow: 'Suspicious Login Rollback', status: 'available' },
     },
   },
 }];
@@ -304,7 +325,8 @@ const READ_DECISION = `
 const w = $input.first().json;
 const resumed = w !== null && typeof w === 'object' && w.headers !== undefined && 'body' in w;
 const body = resumed && w.body !== null && typeof w.body === 'object' && !Array.isArray(w.body) ? w.body : null;
-const approver = body && typeof body.approver === 'string' && body.approver.trim() !== '' ? body.approver : null;
+const named = body && typeof body.approver === 'string' ? body.approver.trim() : '';
+const approver = named === '' ? null : named;
 const approved = body !== null && body.decision === 'approve' && approver !== null;
 const result = !resumed ? 'approval_timed_out' : approved ? 'blocked' : 'approval_rejected';
 return [{
@@ -375,7 +397,7 @@ return [{
         entry_event_id: e.event_id,
         verified_at: new Date().toISOString(),
       },
-      expiry: { expires_minutes: e.expires_minutes === undefined ? 10 : e.expires_minutes, expires_at: e.expires_at },
+      expiry: { expires_minutes: 10, expires_at: e.expires_at },
       rollback: { method: 'DELETE /blocklist/' + alert.source_ip, workflow: 'Suspicious Login Rollback', status: 'available' },
     },
   },
@@ -383,7 +405,8 @@ return [{
 `;
 
 const BUILD_RECORD = `
-// Step 7: one case record, whatever branch led here (the branch's outcome is the input item).
+// Step 7: one case record, whatever branch led here: the alert, the evidence and the case action, plus
+// the fields of the branch's outcome (the input item).
 const o = $input.first().json.outcome;
 const v = $('Validate').first().json;
 const a = v.alert;
@@ -399,14 +422,8 @@ const record = {
     alert: { ...a, failed_attempts: v.failed_attempts },
     identity: $('Check identity').first().json.identity,
   },
-  approver: o.approver === undefined ? null : o.approver,
-  decision: o.decision,
-  result: o.result,
-  final_action: o.final_action,
-  verification: o.verification,
-  expiry: o.expiry === undefined ? null : o.expiry,
-  rollback: o.rollback === undefined ? null : o.rollback,
   case_action: $('Select case action').first().json.case_action,
+  ...o,
 };
 return [{ json: { record } }];
 `;
@@ -465,10 +482,14 @@ const response = workflow({
     iff('Identity ok?', '$json.valid === true'),
     http('Case lookup', 'GET', `/cases/{{ encodeURIComponent(${ALERT}.event_id) }}`),
     code('Select case action', SELECT_CASE_ACTION),
-    iff('Duplicate delivery?', '$json.duplicate === true'),
-    code('Keep first outcome', DUPLICATE),
     iff('Decide (confidence >= 80)', `${ALERT}.confidence >= 80`),
     code('Below threshold', BELOW_THRESHOLD),
+    iff('Duplicate delivery?', "$('Select case action').first().json.duplicate === true"),
+    code('Keep first outcome', DUPLICATE),
+    iff('Case exists?', "$('Select case action').first().json.case_action === 'update'"),
+    http('Blocklist lookup', 'GET', `/blocklist/{{ encodeURIComponent(${ALERT}.source_ip) }}`),
+    code('Check earlier block', CHECK_EARLIER_BLOCK),
+    iff('Blocked by this event?', '$json.earlier === true'),
     http('Request approval', 'POST', '/notify', { body: approvalBody, full: false }),
     {
       name: 'Wait for approval',
@@ -527,32 +548,36 @@ const response = workflow({
     'Identity ok?': [6, 0],
     'Case lookup': [7, 0],
     'Select case action': [8, 0],
-    'Duplicate delivery?': [9, 0],
-    'Keep first outcome': [10, -2],
-    'Decide (confidence >= 80)': [10, 0],
-    'Below threshold': [11, -1],
-    'Request approval': [11, 1],
-    'Wait for approval': [12, 1],
-    'Read decision': [13, 1],
-    'Approved?': [14, 1],
-    'No action': [15, 0],
-    Block: [15, 2],
-    'Check block': [16, 2],
-    'Verify block': [17, 2],
-    'Check verification': [18, 2],
-    'Build record': [19, 0],
-    Record: [20, 0],
-    'Case written?': [21, 0],
-    Done: [22, -1],
-    'Connector failure?': [22, 1],
-    'Stop: case write failed': [23, 2],
-    'Notify owner': [23, 0],
-    Health: [24, 0],
-    'Healthy?': [25, 0],
-    'Polls left?': [26, 1],
-    'Wait 2 s': [25, 2],
-    'Stop: connector not recovered': [27, 2],
-    'Add record_retry': [26, -1],
+    'Decide (confidence >= 80)': [9, 0],
+    'Below threshold': [10, -2],
+    'Duplicate delivery?': [10, 0],
+    'Keep first outcome': [11, -1],
+    'Case exists?': [11, 1],
+    'Blocklist lookup': [12, 0],
+    'Check earlier block': [13, 0],
+    'Blocked by this event?': [14, 0],
+    'Request approval': [15, 1],
+    'Wait for approval': [16, 1],
+    'Read decision': [17, 1],
+    'Approved?': [18, 1],
+    'No action': [19, 0],
+    Block: [19, 2],
+    'Check block': [20, 2],
+    'Verify block': [21, 2],
+    'Check verification': [22, 2],
+    'Build record': [23, 0],
+    Record: [24, 0],
+    'Case written?': [25, 0],
+    Done: [26, -1],
+    'Connector failure?': [26, 1],
+    'Stop: case write failed': [27, 2],
+    'Notify owner': [27, 0],
+    Health: [28, 0],
+    'Healthy?': [29, 0],
+    'Polls left?': [30, 1],
+    'Wait 2 s': [29, 2],
+    'Stop: connector not recovered': [31, 2],
+    'Add record_retry': [30, -1],
   },
   edges: [
     ['Webhook', 'Settings'],
@@ -566,13 +591,19 @@ const response = workflow({
     ['Identity ok?', 'Case lookup', 0],
     ['Identity ok?', 'Notify validation error', 1],
     ['Case lookup', 'Select case action'],
-    ['Select case action', 'Duplicate delivery?'],
-    ['Duplicate delivery?', 'Keep first outcome', 0],
-    ['Duplicate delivery?', 'Decide (confidence >= 80)', 1],
-    ['Keep first outcome', 'Build record'],
-    ['Decide (confidence >= 80)', 'Request approval', 0],
+    ['Select case action', 'Decide (confidence >= 80)'],
+    ['Decide (confidence >= 80)', 'Duplicate delivery?', 0],
     ['Decide (confidence >= 80)', 'Below threshold', 1],
     ['Below threshold', 'Build record'],
+    ['Duplicate delivery?', 'Keep first outcome', 0],
+    ['Duplicate delivery?', 'Case exists?', 1],
+    ['Keep first outcome', 'Build record'],
+    ['Case exists?', 'Blocklist lookup', 0],
+    ['Case exists?', 'Request approval', 1],
+    ['Blocklist lookup', 'Check earlier block'],
+    ['Check earlier block', 'Blocked by this event?'],
+    ['Blocked by this event?', 'Build record', 0],
+    ['Blocked by this event?', 'Request approval', 1],
     ['Request approval', 'Wait for approval'],
     ['Wait for approval', 'Read decision'],
     ['Read decision', 'Approved?'],

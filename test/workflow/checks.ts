@@ -276,7 +276,13 @@ export function checkResponseBranches(wf: N8nWorkflow): string[] {
   const ownerNotify = one('owner notification (POST /notify channel owner)', isNotify('owner'));
   const record = one('Record (POST /cases)', isRoute('POST /cases'));
   const block = one('Block (POST /blocklist)', isRoute('POST /blocklist'));
-  const verify = one('block verification (GET /blocklist/{ip})', isRoute('GET /blocklist/{param}'));
+  const verify = one(
+    'block verification (GET /blocklist/{ip} right after Block)',
+    (n) =>
+      isRoute('GET /blocklist/{param}')(n) &&
+      !!block &&
+      pathExists(wf, block.name, n.name, { avoid: isHttp }),
+  );
   const enrich = one('Enrich (GET /identity/{user})', isRoute('GET /identity/{param}'));
   const lookup = one('Case lookup (GET /cases/{event_id})', isRoute('GET /cases/{param}'));
   const health = one('health poll (GET /health)', isRoute('GET /health'));
@@ -316,7 +322,6 @@ export function checkResponseBranches(wf: N8nWorkflow): string[] {
     string,
   ];
 
-  const isBlock = isRoute('POST /blocklist');
   const no =
     (...preds: ((n: N8nNode) => boolean)[]) =>
     (n: N8nNode) =>
@@ -346,13 +351,31 @@ export function checkResponseBranches(wf: N8nWorkflow): string[] {
   if (!JSON.stringify(node(wf, lku)?.parameters).includes('"neverError":true'))
     problems.push('Case lookup: needs neverError + fullResponse (a 404 selects create)');
 
-  // 4. Below threshold: Decide's false output records without approval or block.
+  // 4. Below threshold: Decide's false output records without approval or any blocklist request.
+  const isBlocklist = (n: N8nNode) => n.type === HTTP && httpCall(n).route.includes(' /blocklist');
   if (
-    !pathExists(wf, dec, rec, { output: 1, avoid: no(isBlock, isNotify('approval'), (n) => n.type === WAIT) })
+    !pathExists(wf, dec, rec, {
+      output: 1,
+      avoid: no(isBlocklist, isNotify('approval'), (n) => n.type === WAIT),
+    })
   )
     problems.push('below threshold: Decide (false) does not reach Record without approval or block');
-  if (reachable(wf, dec, 1).some((n) => n.name === blk || n.name === aN || n.name === wait))
-    problems.push('below threshold: Decide (false) can reach the approval request, the wait or Block');
+  if (reachable(wf, dec, 1).some((n) => n.name === aN || n.name === wait || isBlocklist(n)))
+    problems.push(
+      'below threshold: Decide (false) can reach the approval request, the wait or a blocklist request',
+    );
+  // 4b. Duplicate delivery: after the case lookup, a way to Record that asks nobody and blocks nothing,
+  // through a gate on the looked-up case (final_action blocked).
+  const dupGate = wf.nodes.find((n) => n.type === IF && conditionText(n).includes('duplicate === true'));
+  if (!dupGate) problems.push('duplicate delivery: no gate on the looked-up case');
+  else {
+    if (!pathExists(wf, lku, dupGate.name))
+      problems.push('duplicate delivery: the gate is not after the case lookup');
+    if (!pathExists(wf, dupGate.name, rec, { output: 0, avoid: no(isHttp, (n) => n.type === WAIT) }))
+      problems.push('duplicate delivery: the gate (true) does not lead to Record without a request');
+    if (reachable(wf, dupGate.name, 0).some((n) => n.name === blk || n.name === aN))
+      problems.push('duplicate delivery: the duplicate branch can reach the approval request or Block');
+  }
   if (!pathExists(wf, dec, aN, { output: 0 })) problems.push('Decide (true) must request approval');
 
   // 5. Approval: the request carries the full resume URL and is followed by a time-limited Wait.

@@ -181,6 +181,16 @@ describe('the branches of the response workflow exist', () => {
     ],
     ['below threshold blocks', (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Block'), /below threshold/],
     [
+      'below threshold looks up the blocklist',
+      (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Blocklist lookup'),
+      /below threshold/,
+    ],
+    [
+      'a duplicate delivery asks for approval again',
+      (c) => rewire(c, 'Duplicate delivery?', 0, 'Request approval'),
+      /duplicate delivery: the gate \(true\) does not lead to Record/,
+    ],
+    [
       'approval wait without time limit',
       (c) => {
         nodeOf(c, 'Wait for approval').parameters.limitWaitTime = false;
@@ -215,7 +225,7 @@ describe('the branches of the response workflow exist', () => {
     [
       'block not verified',
       (c) => rewire(c, 'Check block', 0, 'Build record'),
-      /not followed by GET \/blocklist/,
+      /expected one block verification \(GET \/blocklist\/\{ip\} right after Block\), found 0/,
     ],
     [
       'block for 60 minutes',
