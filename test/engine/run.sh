@@ -162,6 +162,9 @@ inspect() { docker inspect -f "$2" "$1"; }
 check "mock API publishes no port" test -z "$(inspect "$API" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
 check "n8n worker publishes no port" test -z "$(inspect "$WORKER" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
 check "mock API is on the internal network only" test "$(inspect "$API" '{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}')" = "$INTERNAL_NET "
+check "the n8n editor is published on 127.0.0.1 only" test \
+  "$(inspect "$MAIN" '{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}')" = "5678/tcp=127.0.0.1:5678 "
+check "the generated secrets file is private (mode 600)" test "$(stat -c %a "$LAB_ENV_FILE")" = 600
 check "the lab network is internal: true" test "$(docker network inspect -f '{{.Internal}}' "$INTERNAL_NET")" = true
 check "read-only root, cap_drop ALL, no-new-privileges, uid 1000 (inspect)" test \
   "$(inspect "$API" '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}} {{.HostConfig.SecurityOpt}} {{.Config.User}}')" \
