@@ -491,3 +491,40 @@ export function checkRollbackBranches(wf: N8nWorkflow): string[] {
     if (!recordBuilder.includes(field)) problems.push(`rollback: the record does not set ${field}`);
   return problems;
 }
+
+/** Every string parameter of a node, with its path, e.g. `jsonBody` or `conditions.conditions.0.leftValue`. */
+function stringParams(value: unknown, path = ''): [string, string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => stringParams(v, path === '' ? k : `${path}.${k}`));
+}
+
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (body: string) => unknown;
+
+/**
+ * The JavaScript compiles: every Code node's jsCode (n8n runs it as the body of an async function) and
+ * every `{{ ... }}` of an expression parameter (`=...`). Nothing is executed.
+ */
+export function checkJavaScript(wf: N8nWorkflow): string[] {
+  const problems: string[] = [];
+  for (const n of wf.nodes) {
+    if (n.type === 'n8n-nodes-base.code') {
+      try {
+        new AsyncFunction(str(n.parameters.jsCode));
+      } catch (error) {
+        problems.push(`${n.name}: jsCode does not compile: ${(error as Error).message}`);
+      }
+    }
+    for (const [path, text] of stringParams(n.parameters)) {
+      if (!text.startsWith('=') || path === 'jsCode') continue;
+      for (const [, expr] of text.matchAll(/\{\{([\s\S]*?)\}\}/g)) {
+        try {
+          new Function(`return (${expr});`);
+        } catch (error) {
+          problems.push(`${n.name}: expression in ${path} does not compile: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+  return problems;
+}

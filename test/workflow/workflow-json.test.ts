@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTestApp } from '../helpers/test-app.js';
 import {
   checkHttpRoutes,
+  checkJavaScript,
   checkNodeTypes,
   checkResponseBranches,
   checkRollbackBranches,
@@ -68,6 +69,25 @@ describe('the workflow files', () => {
         }),
       ),
     ).not.toEqual([]);
+  });
+});
+
+describe('the JavaScript of Code nodes and expressions compiles', () => {
+  it.each(both.map((wf) => [wf.name, wf] as const))('%s', (_n, wf) => {
+    expect(checkJavaScript(wf)).toEqual([]);
+  });
+
+  it('a Code node or an expression with a syntax error is caught', () => {
+    const badCode = broken(response, (c) => {
+      nodeOf(c, 'Validate').parameters.jsCode = 'return [{ json: { valid: true }];';
+    });
+    expect(checkJavaScript(badCode)).toEqual([expect.stringContaining('Validate: jsCode does not compile')]);
+    const badExpression = broken(response, (c) => {
+      nodeOf(c, 'Record').parameters.jsonBody = '={{ JSON.stringify($json.record }}';
+    });
+    expect(checkJavaScript(badExpression)).toEqual([
+      expect.stringContaining('Record: expression in jsonBody does not compile'),
+    ]);
   });
 });
 
