@@ -5,14 +5,15 @@
  *   docker/n8n/workflows/suspicious-login-rollback.json
  * The JSON files are the artefact (import them with the n8n CLI or the editor); this script is how they
  * are kept readable and reviewable. After editing it run `node docker/n8n/generate-workflows.mjs`;
- * test/workflow/workflow-json.test.ts checks the committed JSON, not this script.
+ * test/workflow/workflow-json.test.ts checks the committed JSON, and that this script reproduces it.
  * Plain Node, no dependencies.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), 'workflows');
+// An optional argument writes elsewhere (the drift test compares that output with the committed files).
+const OUT = process.argv[2] || join(dirname(fileURLToPath(import.meta.url)), 'workflows');
 
 export const RESPONSE_ID = 'SuspLoginResp001';
 export const ROLLBACK_ID = 'SuspLoginRollbk1';

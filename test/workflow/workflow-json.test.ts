@@ -5,6 +5,9 @@
  * docker/n8n/node-types-2.41.1.json (docker/n8n/extract-node-types.mjs). Every check is also shown to
  * fail on a deliberately broken copy.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTestApp } from '../helpers/test-app.js';
@@ -54,6 +57,20 @@ describe('the workflow files', () => {
   it('are the two named workflows with fixed ids', () => {
     expect(response).toMatchObject({ id: 'SuspLoginResp001', name: 'Suspicious Login Response' });
     expect(rollback).toMatchObject({ id: 'SuspLoginRollbk1', name: 'Suspicious Login Rollback' });
+  });
+
+  it('are what docker/n8n/generate-workflows.mjs writes (no hand edit drifted from the generator)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'wf-gen-'));
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'docker', 'n8n', 'generate-workflows.mjs'), out]);
+      for (const file of ['suspicious-login-response.json', 'suspicious-login-rollback.json']) {
+        expect(readFileSync(join(out, file), 'utf8'), file).toBe(
+          readFileSync(join(WORKFLOW_DIR, file), 'utf8'),
+        );
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it.each(both.map((wf) => [wf.name, wf] as const))('%s is well formed', (_name, wf) => {
