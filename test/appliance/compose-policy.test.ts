@@ -177,6 +177,14 @@ const brokenCompose: {
     },
   },
   {
+    name: 'an image pinned to a moving major tag',
+    expect: /redis: image redis:7-alpine must be pinned/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      service(f, 'redis').image = 'redis:7-alpine';
+    },
+  },
+  {
     name: 'n8n phones home',
     expect: /n8n: N8N_DIAGNOSTICS_ENABLED must be false/,
     check: (f) => n8nViolations(f, n8nVersion),

@@ -218,7 +218,8 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
   }
   for (const [name, s] of Object.entries(file.services)) {
     if (s.image === undefined) continue;
-    if (!/[:@]/.test(s.image.replace(/^[^/]*:\d+\//, '')) || s.image.endsWith(':latest'))
+    // A digest, or a tag naming at least major.minor (`redis:7-alpine` and `:latest` move).
+    if (!/(:\d+\.\d+[^/@]*|@sha256:[0-9a-f]{64})$/.test(s.image))
       out.push(`${name}: image ${s.image} must be pinned`);
     if (s.image.includes('n8nio/n8n') && s.image !== image)
       out.push(`${name}: n8n must be pinned to ${image} (the e2e version), not ${s.image}`);

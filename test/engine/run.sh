@@ -141,13 +141,14 @@ HEALTHY_SECONDS=$(sed -n 's/^The lab is up (\([0-9]*\) s.*/\1/p' "$WORK/up.log")
 pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
 grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
-compose() { docker-compose -p "$LAB_PROJECT" --env-file "$LAB_ENV_FILE" -f compose.yaml -f test/engine/compose.stand-ins.yaml "$@"; }
-docker compose version >/dev/null 2>&1 &&
-  compose() { docker compose -p "$LAB_PROJECT" --env-file "$LAB_ENV_FILE" -f compose.yaml -f test/engine/compose.stand-ins.yaml "$@"; }
-API=$(compose ps -q mock-api)
-WORKER=$(compose ps -q n8n-worker)
-MAIN=$(compose ps -q n8n)
-PG=$(compose ps -q postgres)
+# A service's container, by the labels compose (v1 and v2) puts on it.
+container() {
+  docker ps -q --filter "label=com.docker.compose.project=$LAB_PROJECT" --filter "label=com.docker.compose.service=$1"
+}
+API=$(container mock-api)
+WORKER=$(container n8n-worker)
+MAIN=$(container n8n)
+PG=$(container postgres)
 IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
 INTERNAL_NET=${LAB_PROJECT}_lab-internal
 API_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$INTERNAL_NET\").IPAddress}}" "$API")
