@@ -66,7 +66,12 @@ export class ApiError extends HTTPException {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    // An ApiError is an answer, not a fault: its stack is never shown, and capturing one costs more than
+    // the rest of a refusal (measured: ~6 µs of ~8 per thrown error), which hostile traffic pays per request.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(ERROR_STATUS[code], { message });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.details = options.details;
