@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { iso } from '../store/clock.js';
 import type { Store } from '../store/store.js';
 import type { AppEnv } from './env.js';
 
@@ -21,7 +22,7 @@ export function journalAndLog(store: Store, log: LogLine, realNow: () => number)
     }
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     log(
-      `{"time":"${new Date(realNow()).toISOString()}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":${durationMs}}`,
+      `{"time":"${iso(realNow())}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":${durationMs}}`,
     );
   };
 }
