@@ -132,7 +132,9 @@ async function prepare(server, route) {
       severity: 'high',
     });
   for (let i = 0; i < 800; i++) await call(server.url, 'GET', '/identity/lab-admin');
+  stateBytes = (await (await fetch(`${server.url}/state`)).arrayBuffer()).byteLength;
 }
+let stateBytes = 0;
 
 function runLoad(port, route) {
   return new Promise((resolve, reject) => {
@@ -389,6 +391,17 @@ ${results
 | RSS idle | ${fmt(mem.idle, 1)} MB | ${fmt(memBare.idle, 1)} MB |
 | RSS, 1,000 cases (~500 B workflow records) + 1,000 notifications | ${fmt(mem.full, 1)} MB | ${fmt(memBare.full, 1)} MB |
 | RSS, 1,000 cases of ~60 KB (near the per-case limit) + 1,000 notifications | ${fmt(memMax.full, 1)} MB | |
+
+## Notes
+
+- \`GET /state\` answers the whole lab state: here ${fmt(stateBytes / 1024)} KB (100 cases, 100 notifications, a full
+  1,000-entry journal). Serialising it costs both servers about the same CPU (see the table), so 32
+  concurrent readers queue behind each other for tens of milliseconds: its p99 is bound by its size, on the
+  bare server too. It is read once per exercise by a verifier, not polled under load; caching the
+  serialised state would only help a read-only flood (the journal changes with every other request) at
+  the risk of a stale verifier read, so it is not done.
+- \`POST + DELETE /blocklist\`: 32 connections contend for the one blockable address, so 409 and 404
+  are part of the mix on both servers.
 
 ## Targets
 

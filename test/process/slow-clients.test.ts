@@ -98,7 +98,7 @@ describe('slow clients', () => {
     expect(res?.status).toBe(408);
     expect(res?.json).toMatchObject({ error: { code: 'request_timeout' } });
     expect(meanwhile.length).toBeGreaterThan(2);
-    expect(Math.max(...meanwhile)).toBeLessThan(250);
+    expect(Math.max(...meanwhile)).toBeLessThan(300);
   });
 
   it('cuts off a body sent too slowly with 408 and never acts on it', async () => {
@@ -151,7 +151,7 @@ describe('slow clients', () => {
       expect(status).toBe(200);
       timings.push(ms);
     }
-    expect(Math.max(...timings)).toBeLessThan(250);
+    expect(Math.max(...timings)).toBeLessThan(300);
     const closed = await Promise.all(idle.map((c) => c.closed));
     expect(Math.max(...closed) - Math.min(...idle.map((c) => c.openedAt))).toBeLessThan(400 + SLACK_MS * 2);
     const connections = () =>
