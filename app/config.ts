@@ -106,8 +106,7 @@ export function loadConfig(
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const key = issue?.path[0];
-  const name =
-    typeof key === 'string' && key in ENV_KEYS ? describeSetting(key as keyof Config) : 'configuration';
+  const name = isSetting(key) ? describeSetting(key) : 'configuration';
   throw new ConfigError(
     `invalid ${name} ${JSON.stringify(raw[String(key)] ?? '')}: ${issue?.message ?? 'invalid'}`,
   );
