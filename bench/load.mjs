@@ -8,6 +8,7 @@
  * Usage: node bench/load.mjs '{"port":8081,"route":"health","connections":32,"warmupMs":1000,"durationMs":5000}'
  */
 import { connect } from 'node:net';
+import { caseRecord } from './fixtures.mjs';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const { port, route, connections = 32, warmupMs = 1000, durationMs = 5000 } = opts;
@@ -21,21 +22,6 @@ const post = (path, value) => {
     `POST ${path} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 };
-
-/** A workflow's case record, as the reference workflow writes it (about 500 bytes). */
-const caseRecord = (eventId) => ({
-  event_id: eventId,
-  evidence: {
-    alert: { user: 'lab-admin', source_ip: '203.0.113.66', rule: 'impossible-travel', severity: 'high' },
-    identity: { user: 'lab-admin', role: 'administrator', critical: true },
-  },
-  approver: null,
-  result: 'pending_approval',
-  final_action: 'none',
-  verification: { blocked: false, checked_at: null },
-  expiry: { expires_minutes: 30 },
-  rollback: { needed: false },
-});
 
 /** Each connection's request cycle for a route. Every connection writes its own cases (no contention). */
 const ROUTES = {

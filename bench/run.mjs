@@ -14,6 +14,7 @@ import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { caseRecord } from './fixtures.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVICE = 'dist/app/main.js';
@@ -105,20 +106,6 @@ async function call(url, method, path, body) {
   await res.arrayBuffer();
   return res.status;
 }
-
-const caseRecord = (eventId) => ({
-  event_id: eventId,
-  evidence: {
-    alert: { user: 'lab-admin', source_ip: '203.0.113.66', rule: 'impossible-travel', severity: 'high' },
-    identity: { user: 'lab-admin', role: 'administrator', critical: true },
-  },
-  approver: null,
-  result: 'pending_approval',
-  final_action: 'none',
-  verification: { blocked: false, checked_at: null },
-  expiry: { expires_minutes: 30 },
-  rollback: { needed: false },
-});
 
 /** The same starting state on both servers before each run; /state gets a realistic, full journal. */
 async function prepare(server, route) {
