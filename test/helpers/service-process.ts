@@ -11,9 +11,9 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>;
 }
 
-/** Runs app/main.ts (through tsx) as the real entry point: argv, env, signals, stdout. */
-export function spawnService(args: string[] = [], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
+/** Runs one of the project's TypeScript entry points (through tsx) as a real process, collecting its output. */
+export function spawnNode(script: string, args: string[] = [], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -30,6 +30,10 @@ export function spawnService(args: string[] = [], env: Record<string, string> = 
   );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
+
+/** Runs app/main.ts as the real entry point: argv, env, signals, stdout. */
+export const spawnService = (args: string[] = [], env: Record<string, string> = {}) =>
+  spawnNode('app/main.ts', args, env);
 
 /** Starts the service and waits for its `listening on` line (or its exit). */
 export async function startService(

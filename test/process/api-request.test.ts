@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer } from '../helpers/raw-http.js';
+import { spawnNode } from '../helpers/service-process.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -11,21 +11,10 @@ afterEach(async () => {
   await server.close();
 });
 
-function run(args: string[], apiUrl = `http://127.0.0.1:${server.port}`) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'app/cli/api-request.ts', ...args], {
-      env: { PATH: process.env.PATH ?? '', API_URL: apiUrl },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function run(args: string[], apiUrl = `http://127.0.0.1:${server.port}`) {
+  const proc = spawnNode('app/cli/api-request.ts', args, { API_URL: apiUrl });
+  const { code } = await proc.exited;
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() };
 }
 
 describe('api-request (the operator CLI in the image)', () => {
