@@ -272,6 +272,19 @@ const DUPLICATE = `
 return [{ json: { outcome: { result: 'duplicate_delivery', final_action: 'blocked' } } }];
 `;
 
+// The verification, expiry and rollback of an outcome that ends with this event's entry on the blocklist
+// (\`e\`, checked by the node). Each n8n Code node runs on its own, so the two nodes that can conclude
+// "blocked" share this text rather than a function.
+const BLOCKED_OUTCOME_FIELDS = `      verification: {
+        method: 'GET /blocklist/' + alert.source_ip,
+        blocked: true,
+        entry_event_id: e.event_id,
+        verified_at: new Date().toISOString(),
+      },
+      expiry: { expires_minutes: 10, expires_at: e.expires_at },
+      rollback: { method: 'DELETE /blocklist/' + alert.source_ip, workflow: 'Suspicious Login Rollback', status: 'available' },
+`;
+
 const CHECK_EARLIER_BLOCK = `
 // Step 4, duplicate delivery behind a case that does not say blocked (its record never landed): the
 // blocklist lookup shows this event's entry. Only this update path pays for the lookup.
@@ -290,15 +303,7 @@ return [{
     outcome: {
       result: 'duplicate_delivery',
       final_action: 'blocked',
-      verification: {
-        method: 'GET /blocklist/' + alert.source_ip,
-        blocked: true,
-        entry_event_id: e.event_id,
-        verified_at: new Date().toISOString(),
-      },
-      expiry: { expires_minutes: 10, expires_at: e.expires_at },
-      rollback: { method: 'DELETE /blocklist/' + alert.source_ip, workflow: 'Suspicious Login Rollback', status: 'available' },
-    },
+${BLOCKED_OUTCOME_FIELDS}    },
   },
 }];
 `;
@@ -392,15 +397,7 @@ return [{
       result: 'blocked',
       final_action: 'blocked',
       approver: decision.approver,
-      verification: {
-        method: 'GET /blocklist/' + alert.source_ip,
-        blocked: true,
-        entry_event_id: e.event_id,
-        verified_at: new Date().toISOString(),
-      },
-      expiry: { expires_minutes: 10, expires_at: e.expires_at },
-      rollback: { method: 'DELETE /blocklist/' + alert.source_ip, workflow: 'Suspicious Login Rollback', status: 'available' },
-    },
+${BLOCKED_OUTCOME_FIELDS}    },
   },
 }];
 `;
