@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ApiError, renderError } from './errors.js';
+import { ApiError, JSON_CONTENT_TYPE, renderError } from './errors.js';
 import { type AccessPolicy, accessControl } from './http/access.js';
 import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
 import type { AppEnv } from './http/env.js';
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       },
       () => {
         openApi ??= JSON.stringify(buildOpenApi(endpoints, API_VERSION));
-        return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+        return new Response(openApi, { headers: { 'content-type': JSON_CONTENT_TYPE } });
       },
     ),
   );

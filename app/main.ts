@@ -16,17 +16,19 @@ async function main(): Promise<void> {
   }
 
   const logs = createLogWriter((chunk) => process.stdout.write(chunk));
+  const logError = (err: unknown) =>
+    process.stderr.write(`${JSON.stringify({ level: 'error', error: String(err) })}\n`);
   const app = createApp(
     defaultDeps({
       log: logs.log,
-      logError: (err) => process.stderr.write(`${JSON.stringify({ level: 'error', error: String(err) })}\n`),
+      logError,
       access: { allowedClients: config.allowedClients, allowedHosts: config.allowedHosts },
     }),
   );
 
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    running = await startServer(app, config);
+    running = await startServer(app, config, logError);
   } catch (err) {
     process.stderr.write(
       `mock-api: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`,

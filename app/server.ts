@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config.js';
-import { ApiError, type ErrorCode, jsonResponse, rawErrorResponse } from './errors.js';
+import { ApiError, type ErrorCode, rawErrorResponse, renderError } from './errors.js';
 import type { AppEnv } from './http/env.js';
 
 export interface RunningServer {
@@ -18,7 +18,11 @@ export interface RunningServer {
  * Content-Length, both Content-Length and chunked, a body running past its length into garbage); its
  * bare 400 would break the contract, so clientError answers in the contract's error shape instead.
  */
-export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningServer> {
+export function startServer(
+  app: Hono<AppEnv>,
+  config: Config,
+  logError: (err: unknown) => void = () => {},
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     // The adapter's listener, built here rather than through serve(), for its errorHandler: a request
     // target or Host the adapter cannot turn into a URL (`*`, a backslash, `Host: a b`) would otherwise
@@ -26,16 +30,14 @@ export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningS
     const listener = getRequestListener(app.fetch, {
       hostname: config.host,
       errorHandler: (err) =>
-        err instanceof RequestError
-          ? jsonResponse(
-              new ApiError('bad_request', 'The request target or Host header is not a valid URL.').body(),
-              400,
-              { connection: 'close' },
-            )
-          : jsonResponse(
-              new ApiError('internal_error', 'The service failed to handle the request.').body(),
-              500,
-            ),
+        renderError(
+          err instanceof RequestError
+            ? new ApiError('bad_request', 'The request target or Host header is not a valid URL.', {
+                headers: { connection: 'close' },
+              })
+            : toError(err),
+          logError,
+        ),
     });
     const server = createServer(
       {
@@ -49,12 +51,12 @@ export function startServer(app: Hono<AppEnv>, config: Config): Promise<RunningS
       },
       listener,
     );
-    server.listen(config.port, config.host);
     server.once('error', reject);
     server.on('clientError', answerClientError);
     // An Expect other than 100-continue gets a bare, empty 417 from Node. RFC 9110 lets a server ignore
     // expectations it does not know, so the request is served like any other (and answered in JSON).
     server.on('checkExpectation', (req, res) => server.emit('request', req, res));
+    server.listen(config.port, config.host);
     server.once('listening', () => {
       server.off('error', reject);
       const { address, port } = server.address() as AddressInfo;
@@ -109,3 +111,5 @@ function closeGracefully(server: Server, graceMs = 1500): Promise<void> {
     server.closeIdleConnections();
   });
 }
+
+const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
