@@ -34,6 +34,31 @@ describe('compose.yaml', () => {
     expect(Object.keys(lab())).not.toContain('name');
   });
 
+  it('takes the lab settings as make up derives them, and still complies', () => {
+    const env = {
+      LAB_SUBNET: '10.77.5.0/24',
+      LAB_API_IP: '10.77.5.2',
+      LAB_WORKER_IP: '10.77.5.10',
+      LAB_EDITOR_PORT: '5700',
+    };
+    expect(composeViolations(composeText, n8nVersion, env)).toEqual([]);
+    const file = ComposeFile.parse(parseYaml(composeText, env));
+    expect(service(file, 'n8n').ports).toEqual(['127.0.0.1:5700:5678']);
+    expect(service(file, 'n8n').environment).toMatchObject({ WEBHOOK_URL: 'http://127.0.0.1:5700/' });
+    expect(service(file, 'mock-api').environment).toMatchObject({
+      ALLOWED_CLIENTS: '10.77.5.10/32,127.0.0.1/32',
+    });
+    expect(file.networks?.['lab-internal']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.0/24' }] } });
+  });
+
+  it('control: a worker address the API does not admit breaks the policy', () => {
+    const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_WORKER_IP: '10.77.5.10' };
+    const text = composeText.replace('${LAB_WORKER_IP:-172.30.66.10}/32', '10.77.5.11/32');
+    expect(composeViolations(text, n8nVersion, env).join('\n')).toMatch(
+      /ALLOWED_CLIENTS must admit the worker's address 10\.77\.5\.10\/32/,
+    );
+  });
+
   it('publishes only the n8n editor, on 127.0.0.1', () => {
     const published = Object.entries(lab().services).filter(([, s]) => (s.ports ?? []).length > 0);
     expect(published.map(([n, s]) => [n, s.ports])).toEqual([['n8n', ['127.0.0.1:5678:5678']]]);

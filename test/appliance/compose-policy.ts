@@ -61,9 +61,25 @@ export const ComposeFile = z.looseObject({
 });
 export type ComposeFile = z.infer<typeof ComposeFile>;
 
-/** YAML with merge keys (`<<: *anchor`), as compose resolves them. */
-export function parseYaml(text: string): unknown {
-  return parse(text, { merge: true });
+/**
+ * Compose's variable interpolation, for the forms the lab uses: `${VAR:-default}` and `${VAR-default}`
+ * take the default when VAR is unset (both, here: an empty value counts as unset), `${VAR:?message}` a
+ * placeholder (the secret `make up` generates), `${VAR}` the value or nothing, `$$` a literal `$`.
+ */
+export function interpolate(text: string, env: Record<string, string> = {}): string {
+  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (match, name, op, arg) => {
+    if (match === '$$') return '$';
+    const value = env[name as string];
+    if (value !== undefined && value !== '') return value;
+    if (op === ':-' || op === '-') return arg as string;
+    if (op === ':?' || op === '?') return `required-${(name as string).toLowerCase()}`;
+    return '';
+  });
+}
+
+/** YAML with merge keys (`<<: *anchor`) and variables interpolated with their defaults, as compose reads it. */
+export function parseYaml(text: string, env: Record<string, string> = {}): unknown {
+  return parse(interpolate(text, env), { merge: true });
 }
 
 export function readRepoFile(path: string): string {
@@ -253,8 +269,12 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
 }
 
 /** Everything at once, for a file's text. */
-export function composeViolations(text: string, n8nVersion: string): string[] {
-  const doc = parseYaml(text);
+export function composeViolations(
+  text: string,
+  n8nVersion: string,
+  env: Record<string, string> = {},
+): string[] {
+  const doc = parseYaml(text, env);
   const schema = schemaViolations(doc);
   const parsed = ComposeFile.safeParse(doc);
   if (!parsed.success) return [...schema, `shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`];
