@@ -431,6 +431,19 @@ cmd_acceptance() {
     --n8n "$EDITOR_URL" --resume-origin "$EDITOR_URL" --report reports/acceptance-lab.json "$@"
 }
 
+# The stage checker on the running lab: alerts through the editor port, the mock API through its
+# container, the execution data through n8n's public API with the lab's key.
+cmd_check() {
+  [ $# -gt 0 ] || die "usage: docker/lab.sh check STAGE [checker options]"
+  local stage=$1
+  shift
+  need_runner
+  need_running_api
+  load_settings
+  N8N_API_KEY=$(env_value N8N_API_KEY || true) exec node dist/app/acceptance/cli.js check --stage "$stage" \
+    --target n8n --api-exec "$(exec_prefix)" --n8n "$EDITOR_URL" --resume-origin "$EDITOR_URL" "$@"
+}
+
 main() {
   local cmd=${1:-}
   [ $# -gt 0 ] && shift
@@ -444,7 +457,8 @@ main() {
     api) need_running_api && api "$@" ;;
     exec-prefix) need_docker && exec_prefix ;;
     acceptance) cmd_acceptance "$@" ;;
-    *) die "usage: docker/lab.sh up|down|reset|health|state|logs [service]|api METHOD PATH [JSON]|exec-prefix|acceptance [lab|n8n|reference]" ;;
+    check) cmd_check "$@" ;;
+    *) die "usage: docker/lab.sh up|down|reset|health|state|logs [service]|api METHOD PATH [JSON]|exec-prefix|acceptance [lab|n8n|reference]|check STAGE" ;;
   esac
 }
 
