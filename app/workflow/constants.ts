@@ -16,6 +16,8 @@ export const HEALTH_POLL_INTERVAL_SECONDS = 2;
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
 /** The mock API's address when MOCK_API_URL is not set (the lab's loopback default). */
 export const DEFAULT_MOCK_API_URL = 'http://127.0.0.1:8081';
+/** The lab's one blockable source address: the alerts' source_ip, the only address POST /blocklist takes. */
+export const LAB_ADDRESS = '203.0.113.66';
 /** The case store keys cases by event_id of 1 to this many characters: a longer one is refused. */
 export const EVENT_ID_MAX_LENGTH = 128;
 

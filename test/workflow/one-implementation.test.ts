@@ -7,7 +7,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_NODES, ROLLBACK_NODES } from '../../app/acceptance/reference-workflow.js';
+import { loadConfig } from '../../app/config.js';
+import { APPROVAL_THRESHOLD, DEFAULT_MOCK_API_URL } from '../../app/workflow/constants.js';
 import { belowThresholdOutcome, buildRollbackRecord } from '../../app/workflow/decisions.js';
+import { DECIDE } from '../../app/workflow/n8n/response.js';
 import { loadJson, type N8nWorkflow, WORKFLOW_DIR } from './checks.js';
 import { mismatches, recorded, runN8n, runReference, SCENARIOS } from './scenarios.js';
 
@@ -63,11 +66,11 @@ describe("the generated n8n workflows make the reference's requests", () => {
     expect((await mismatches(broken, rollback)).join('\n')).toMatch(/whitespace-only user/);
   });
 
-  it('an expression changed on the n8n side is caught (Decide says > 80)', async () => {
-    const broken = withNode(response, 'Decide (confidence >= 80)', (p) => {
-      p.conditions = JSON.parse(JSON.stringify(p.conditions).replace('>= 80', '> 80'));
+  it('an expression changed on the n8n side is caught (Decide says > instead of >=)', async () => {
+    const broken = withNode(response, DECIDE, (p) => {
+      p.conditions = JSON.parse(JSON.stringify(p.conditions).replace('>= ', '> '));
     });
-    expect((await mismatches(broken, rollback)).join('\n')).toMatch(/at the threshold \(80\)/);
+    expect((await mismatches(broken, rollback)).join('\n')).toMatch(/at the threshold/);
   });
 
   it('a rollback record changed on the n8n side is caught', async () => {
@@ -79,16 +82,16 @@ describe("the generated n8n workflows make the reference's requests", () => {
     expect((await mismatches(response, broken)).join('\n')).toMatch(/^rollback: /m);
   });
 
-  it('a node changed on the reference side is caught (decide with > 80)', async () => {
-    const above80 = {
+  it('a node changed on the reference side is caught (decide with > instead of >=)', async () => {
+    const above = {
       ...REFERENCE_NODES,
       decide: async (...args: Parameters<typeof REFERENCE_NODES.decide>) =>
-        args[1].confidence > 80
+        args[1].confidence > APPROVAL_THRESHOLD
           ? REFERENCE_NODES.decide(...args)
           : { kind: 'record' as const, outcome: belowThresholdOutcome() },
     };
-    expect((await mismatches(response, rollback, { response: above80 })).join('\n')).toMatch(
-      /at the threshold \(80\)/,
+    expect((await mismatches(response, rollback, { response: above })).join('\n')).toMatch(
+      /at the threshold/,
     );
   });
 
@@ -103,5 +106,12 @@ describe("the generated n8n workflows make the reference's requests", () => {
       },
     };
     expect((await mismatches(response, rollback, { rollback: drifted })).join('\n')).toMatch(/^rollback: /m);
+  });
+});
+
+describe('the constants are declared once', () => {
+  it('the n8n default of MOCK_API_URL is the mock API’s own default address', () => {
+    const config = loadConfig([], {});
+    expect(DEFAULT_MOCK_API_URL).toBe(`http://${config.host}:${config.port}`);
   });
 });

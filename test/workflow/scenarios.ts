@@ -13,11 +13,12 @@ import {
   runRollback,
   runSuspiciousLogin,
 } from '../../app/acceptance/reference-workflow.js';
+import { APPROVAL_THRESHOLD, BLOCK_EXPIRES_MINUTES, LAB_ADDRESS } from '../../app/workflow/constants.js';
 import type { N8nWorkflow } from './checks.js';
 import { type ApiAnswer, type ApiCall, type Script, SIM_RESUME_URL, simulate } from './n8n-sim.js';
 
 export const NOW = '2026-11-23T04:00:00.000Z';
-const IP = '203.0.113.66';
+const IP = LAB_ADDRESS;
 export const ALERT = {
   event_id: 'evt-1',
   event_type: 'suspicious_login',
@@ -31,7 +32,7 @@ export const ALERT = {
 const ENTRY = {
   ip: IP,
   event_id: 'evt-1',
-  expires_minutes: 10,
+  expires_minutes: BLOCK_EXPIRES_MINUTES,
   created_at: NOW,
   expires_at: '2026-11-23T04:10:00.000Z',
 };
@@ -133,15 +134,15 @@ export const SCENARIOS: Scenario[] = [
   },
   // step 3-4
   {
-    name: 'below threshold (79)',
+    name: 'just below the threshold',
     workflow: 'response',
-    payload: { ...ALERT, confidence: 79 },
+    payload: { ...ALERT, confidence: APPROVAL_THRESHOLD - 1 },
     expect: 'below_threshold',
   },
   {
-    name: 'at the threshold (80)',
+    name: 'at the threshold',
     workflow: 'response',
-    payload: { ...ALERT, confidence: 80 },
+    payload: { ...ALERT, confidence: APPROVAL_THRESHOLD },
     expect: 'blocked',
   },
   {

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DECIDE } from '../../app/workflow/n8n/response.js';
 import { WORKFLOW_FILES } from '../../app/workflow/n8n/workflows.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import {
@@ -211,10 +212,10 @@ describe('the branches of the response workflow exist', () => {
       (c) => rewire(c, 'Notify validation error', 0, 'Enrich'),
       /lead straight to Stop and Error/,
     ],
-    ['below threshold blocks', (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Block'), /below threshold/],
+    ['below threshold blocks', (c) => rewire(c, DECIDE, 1, 'Block'), /below threshold/],
     [
       'below threshold looks up the blocklist',
-      (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Blocklist lookup'),
+      (c) => rewire(c, DECIDE, 1, 'Blocklist lookup'),
       /below threshold/,
     ],
     [
@@ -249,11 +250,7 @@ describe('the branches of the response workflow exist', () => {
       (c) => rewire(c, 'Approved?', 1, 'Block'),
       /no gate after the wait|no-action branch/,
     ],
-    [
-      'block skips the approval',
-      (c) => rewire(c, 'Decide (confidence >= 80)', 0, 'Block'),
-      /without passing the approval wait/,
-    ],
+    ['block skips the approval', (c) => rewire(c, DECIDE, 0, 'Block'), /without passing the approval wait/],
     [
       'block not verified',
       (c) => rewire(c, 'Check block', 0, 'Build record'),
