@@ -11,10 +11,15 @@ export function caseRoutes({ store }: RouteDeps) {
       {
         method: 'GET',
         path: '/cases/:event_id',
+        operationId: 'getCase',
         tag: 'cases',
         summary: 'Look up the case of an event',
         params: {
-          event_id: { description: 'The event identifier (percent-encoded)', schema: EventIdSchema },
+          event_id: {
+            description: 'The event identifier (percent-encoded)',
+            schema: EventIdSchema,
+            code: 'invalid_parameter',
+          },
         },
         responses: {
           200: { description: 'The case', schema: CaseSchema },
@@ -22,9 +27,8 @@ export function caseRoutes({ store }: RouteDeps) {
           503: connectorFailed,
         },
       },
-      (c) => {
+      (_c, { event_id: eventId }) => {
         store.connector.assertReadable();
-        const eventId = c.req.param('event_id') ?? '';
         const found = store.cases.find(eventId);
         if (!found)
           throw new ApiError('case_not_found', `No case exists for event ${JSON.stringify(eventId)}.`);
@@ -34,6 +38,7 @@ export function caseRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/cases',
+        operationId: 'upsertCase',
         tag: 'cases',
         summary: 'Create the case of an event, or update it (one case per event_id)',
         body: CaseWriteSchema,

@@ -8,6 +8,7 @@ export function notifyRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/notify',
+        operationId: 'notify',
         tag: 'notifications',
         summary: 'Accept a notification (works in every case_mode)',
         body: NotifyRequestSchema,
