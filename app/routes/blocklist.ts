@@ -1,5 +1,6 @@
 import { ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { unwrap } from '../http/refusal.js';
 import {
   AlreadyBlockedSchema,
   BlockEntrySchema,
@@ -31,7 +32,7 @@ export function blocklistRoutes({ store }: RouteDeps) {
           },
         },
       },
-      (_c, request) => jsonResponse(store.blocklist.blockAddress(request, store.now()), 201),
+      (_c, request) => jsonResponse(unwrap(store.blocklist.blockAddress(request, store.now())), 201),
     ),
     endpoint(
       {
@@ -64,7 +65,7 @@ export function blocklistRoutes({ store }: RouteDeps) {
         },
       },
       (_c, { ip }) => {
-        const entry = store.blocklist.unblockAddress(ip, store.now());
+        const entry = unwrap(store.blocklist.unblockAddress(ip, store.now()));
         return jsonResponse({ ip, removed: true, blocked: false, entry });
       },
     ),

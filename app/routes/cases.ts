@@ -1,5 +1,6 @@
 import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { unwrap } from '../http/refusal.js';
 import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
 import { EventIdSchema } from '../schemas/common.js';
 import type { RouteDeps } from './deps.js';
@@ -28,7 +29,7 @@ export function caseRoutes({ store }: RouteDeps) {
         },
       },
       (_c, { event_id: eventId }) => {
-        store.connector.assertReadable();
+        unwrap(store.connector.read());
         const found = store.cases.find(eventId);
         if (!found)
           throw new ApiError('case_not_found', `No case exists for event ${JSON.stringify(eventId)}.`);
@@ -58,8 +59,8 @@ export function caseRoutes({ store }: RouteDeps) {
         },
       },
       (_c, write) => {
-        store.connector.assertWritable();
-        const { case: record, created } = store.cases.upsertCase(write, store.now());
+        unwrap(store.connector.write());
+        const { case: record, created } = unwrap(store.cases.upsertCase(write, store.now()));
         return created
           ? jsonResponse(record, 201, { location: `/cases/${encodeURIComponent(record.event_id)}` })
           : jsonResponse(record, 200);
