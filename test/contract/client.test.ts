@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../app/server.js';
-import { bin, clone, fetchDocument, type OpenApiDocument, ROOT, run, startService } from './tools.js';
+import { clone, fetchDocument, type OpenApiDocument, ROOT, run, startService } from './tools.js';
 
 const CLIENT = join(ROOT, 'test/contract/client');
 const GENERATED = join(CLIENT, 'generated');
