@@ -41,6 +41,7 @@ export interface Endpoint {
 }
 
 type Params<P extends Record<string, ParamSpec>> = { [K in keyof P]: z.output<P[K]['schema']> };
+const NO_PARAMS = Object.freeze({});
 
 /**
  * A route without a body (GET, DELETE). Its path parameters are parsed by their declared schemas
@@ -51,8 +52,8 @@ export function endpoint<P extends Record<string, ParamSpec> = Record<never, Par
   handle: (c: Context<AppEnv>, params: Params<P>) => Response | Promise<Response>,
 ): Endpoint {
   const declared = Object.entries(spec.params ?? {});
-  // A route without parameters pays nothing per request.
-  if (declared.length === 0) return { spec, handle: (c) => handle(c, {} as Params<P>) };
+  // A route without parameters allocates nothing per request.
+  if (declared.length === 0) return { spec, handle: (c) => handle(c, NO_PARAMS as Params<P>) };
   return {
     spec,
     handle(c) {
