@@ -9,6 +9,7 @@ export function stateRoutes({ store }: RouteDeps) {
       {
         method: 'GET',
         path: '/state',
+        operationId: 'getState',
         tag: 'service',
         summary: 'All destination state: cases, notifications, blocklist and its history, request journal',
         responses: { 200: { description: 'The state', schema: StateSchema } },
@@ -18,6 +19,7 @@ export function stateRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/reset',
+        operationId: 'reset',
         tag: 'service',
         summary: 'Clear all state, make the connector healthy, return the clock to real time',
         body: ResetRequestSchema,
