@@ -27,21 +27,24 @@ async function main(): Promise<void> {
   );
 
   let running: Awaited<ReturnType<typeof startServer>>;
+  let socket: Awaited<ReturnType<typeof startServer>> | undefined;
+  let where = `${config.host}:${config.port}`;
   try {
     running = await startServer(app, config, logError);
+    where = config.socketPath ?? where;
+    if (config.socketPath) socket = await startServer(app, config, logError, config.socketPath);
   } catch (err) {
-    process.stderr.write(
-      `mock-api: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`,
-    );
+    process.stderr.write(`mock-api: cannot listen on ${where}: ${(err as Error).message}\n`);
     process.exit(1);
   }
   process.stdout.write(`listening on ${running.url}\n`);
+  if (socket) process.stdout.write(`listening on ${socket.url}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    await running.close(config.shutdownGraceMs);
+    await Promise.all([running.close(config.shutdownGraceMs), socket?.close(config.shutdownGraceMs)]);
     logs.flush();
     process.stdout.write(`stopped (${signal})\n`, () => process.exit(0));
   };
