@@ -45,7 +45,7 @@ export const CLIENT_JS = `'use strict';
     for (var i = 0; i < keys.length; i++) {
       var x = v[keys[i]];
       if (x === undefined) continue;
-      return keys[i] + ': ' + (typeof x === 'string' && /^d{4}-dd-ddT/.test(x) ? time(x) : String(x));
+      return keys[i] + ': ' + (typeof x === 'string' && /^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(x) ? time(x) : String(x));
     }
     return JSON.stringify(v).slice(0, 40);
   }
@@ -70,8 +70,12 @@ export const CLIENT_JS = `'use strict';
     try {
       var r = await post(path, body);
       var j = r.json || {};
-      var text = j.message || (j.error && j.error.message) ||
-        (j.answer && j.answer.error && j.answer.error.message) || ('answered ' + (j.status || r.status));
+      var a = j.answer || {};
+      var text = j.message || (j.error && j.error.message) || (a.error && a.error.message) ||
+        (a.now ? 'the service clock is now ' + a.now.slice(0, 19).replace('T', ' ') :
+        a.reset ? 'everything cleared, the connector healthy, the clock back to real time' :
+        a.case_mode ? 'the case connector is now ' + a.case_mode + ' (was ' + a.previous_mode + ')' :
+        'answered ' + (j.status || r.status));
       say(label + ': ' + text, j.ok ? 'ok' : 'bad');
       return j;
     } catch (e) {

@@ -38,6 +38,7 @@ describe('compose.yaml', () => {
   it('publishes only the n8n editor and the console, on 127.0.0.1', () => {
     const published = Object.entries(lab().services).filter(([, s]) => (s.ports ?? []).length > 0);
     expect(published.map(([n, s]) => [n, s.ports])).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
       ['console', ['127.0.0.1:${LAB_CONSOLE_PORT:-8088}:8088']],
       ['n8n', ['127.0.0.1:5678:5678']],
     ]);

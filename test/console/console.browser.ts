@@ -106,12 +106,15 @@ describe('the lab console in chromium', () => {
     await shot('console-blocked.png');
     await caseRow.click();
     expect(await page.locator('tr.case-detail pre').textContent()).toContain('"approver": "browser-trainee"');
+    await caseRow.click();
+    expect(await page.locator('tr.case-detail').count()).toBe(0);
 
     await page.click('button.clock[data-minutes="11"]');
     await page.locator(`tr.removed[data-ip="${IP}"] .why`).waitFor({ timeout: 10_000 });
     expect(await page.textContent(`tr.removed[data-ip="${IP}"] .why`)).toBe('expired');
     expect(await page.locator('tr.block').count()).toBe(0);
     expect(await page.textContent('#journal')).toContain('POST /control/clock');
+    expect(await page.textContent('#message')).toContain('the service clock is now');
     await shot('console-expired.png');
 
     await page.click('#reset');
