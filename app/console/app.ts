@@ -75,7 +75,10 @@ function guard(deps: ConsoleDeps): MiddlewareHandler {
       return;
     }
     const site = c.req.header('sec-fetch-site');
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    // A link from elsewhere (the n8n editor, the docs) may open the page: a top-level navigation, whose
+    // answer only the user sees (frame-ancestors 'none' keeps it out of frames).
+    const navigation = c.req.method === 'GET' && c.req.header('sec-fetch-mode') === 'navigate';
+    if (site !== undefined && site !== 'same-origin' && site !== 'none' && !navigation) {
       c.res = refuse(c, 403, 'cross_site', 'Requests from other sites are refused.');
       return;
     }

@@ -110,6 +110,23 @@ describe('console refusals, each beside its valid control', () => {
     }
   });
 
+  it('opens the page from a link elsewhere (a navigation) but refuses cross-site reads', async () => {
+    const nav = { host: HOST, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    expect((await app.request('/', { headers: nav })).status).toBe(200);
+    for (const mode of ['cors', 'no-cors']) {
+      const res = await app.request('/api/state', {
+        headers: { host: HOST, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode },
+      });
+      expect(res.status, mode).toBe(403);
+    }
+    const post = await app.request('/api/reset', {
+      method: 'POST',
+      headers: { ...nav, 'content-type': 'application/json', 'x-console-token': TOKEN },
+      body: '{"confirm":true}',
+    });
+    expect(post.status).toBe(403);
+  });
+
   it('sets a strict CSP and the other security headers on every answer, refusals included', async () => {
     for (const res of [
       await app.request('/', { headers: { host: HOST } }),
