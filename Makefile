@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
 
-.PHONY: help install build run test typecheck lint e2e test-engine bench acceptance up down reset health state logs clean console test-console
+.PHONY: help install build run test typecheck lint e2e test-engine bench acceptance up down reset health state logs clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -44,6 +44,9 @@ e2e: build ## install the pinned n8n (cached outside the repo), run the acceptan
 
 test-console: $(STAMP) ## the lab console in a real browser (installs Debian's chromium when missing)
 	bash test/console/run.sh
+
+test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
+	bash test/console/run-n8n.sh
 
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
