@@ -10,7 +10,7 @@ TARGET ?= lab
 .PHONY: help install build run test typecheck lint e2e test-engine bench acceptance up down reset health state logs clean console test-console test-console-n8n
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "make: Node.js 20+ is needed (node not found)" >&2; exit 1; }
