@@ -129,19 +129,30 @@ export const CLIENT_JS = `'use strict';
     fill($('cases'), rows, 'No cases yet.', 9);
   }
 
+  // The stage checker's report (app/acceptance/check/report-schema.ts on the checker branch: passed,
+  // stages[{stage, status, counts}], results[{stage, expectation, status, hint}]), read loosely.
   function renderCheck(check) {
     var box = $('check');
     box.replaceChildren();
     if (!check || typeof check !== 'object') return;
-    var items = check.results || check.checks || check.stages || check.cases || [];
-    var verdict = check.verdict || check.status || (check.pass === true ? 'pass' : check.pass === false ? 'fail' : '');
+    var verdict = check.passed === true ? 'pass' : check.passed === false ? 'fail' : (check.verdict || check.status || '');
     box.append(h('h3', { text: 'Last stage check' + (verdict ? ': ' + verdict : '') }),
-      h('p', { class: 'meta', text: String(check.finished_at || check.generated_at || check.at || check.unreadable || '') }));
+      h('p', { class: 'meta', text: [check.target, check.requested && 'up to ' + check.requested,
+        check.finished_at && 'finished ' + time(check.finished_at), check.unreadable].filter(Boolean).join(' · ') }));
     var list = h('ul', { class: 'checks' });
-    (Array.isArray(items) ? items : []).slice(0, 40).forEach(function (it) {
-      var name = it.name || it.stage || it.check || it.case || it.id || JSON.stringify(it).slice(0, 40);
-      var v = it.verdict || it.status || (it.pass === true ? 'pass' : it.pass === false ? 'fail' : '');
-      list.append(h('li', { class: 'verdict-' + String(v) }, h('b', { text: String(v || '?') }), ' ' + String(name)));
+    var stages = Array.isArray(check.stages) ? check.stages : [];
+    var results = Array.isArray(check.results) ? check.results : [];
+    var items = stages.length ? stages : results;
+    items.slice(0, 40).forEach(function (it) {
+      var name = String(it.stage || it.name || it.expectation || JSON.stringify(it).slice(0, 40));
+      var v = String(it.status || it.verdict || '?');
+      var c = it.counts;
+      list.append(h('li', { class: 'verdict-' + v }, h('b', { text: v }), ' ' + name +
+        (c ? ' (' + c.pass + ' pass, ' + c.fail + ' fail' + (c.unjudged ? ', ' + c.unjudged + ' unjudged' : '') + ')' : '')));
+    });
+    results.filter(function (r) { return r.status === 'fail'; }).slice(0, 10).forEach(function (r) {
+      list.append(h('li', { class: 'hint' }, h('span', { class: 'meta', text: String(r.stage) + ': ' }),
+        String(r.expectation || '') + (r.hint ? ' → ' + r.hint : '')));
     });
     box.append(list);
   }
@@ -298,6 +309,7 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .controls .label { width: 9.5em; color: var(--muted); font-size: 13px; }
 .checks { list-style: none; padding: 0; margin: 0; font-size: 13px; }
 .checks .verdict-pass b { color: var(--ok); } .checks .verdict-fail b { color: var(--bad); }
+.checks .verdict-unjudged b { color: var(--muted); } .checks li.hint { font-size: 12.5px; padding-left: 1em; }
 .foot { padding: 0 24px 20px; color: var(--muted); font-size: 12px; }
 @media (max-width: 900px) { .grid { grid-template-columns: 1fr; } }
 `;

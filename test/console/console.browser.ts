@@ -124,20 +124,41 @@ describe('the lab console in chromium', () => {
   }, 60_000);
 
   it('shows the stage checker’s last report when the file appears', async () => {
-    writeFileSync(
-      join(lab.dir, 'check-last.json'),
-      JSON.stringify({
-        verdict: 'fail',
-        results: [
-          { name: 'stage 1', verdict: 'pass' },
-          { name: 'stage 2', verdict: 'fail' },
-        ],
-      }),
-    );
+    // The shape of app/acceptance/check/report-schema.ts (branch checker), trimmed to what is shown.
+    const at = new Date().toISOString();
+    const report = {
+      kind: 'stage-check',
+      requested: 'all',
+      target: 'n8n',
+      finished_at: at,
+      passed: false,
+      stages: [
+        { stage: 'webhook', status: 'pass', counts: { pass: 2, fail: 0, unjudged: 0 } },
+        { stage: 'validate', status: 'fail', counts: { pass: 1, fail: 1, unjudged: 1 } },
+      ],
+      results: [
+        {
+          stage: 'validate',
+          stimulus: 'alert without source_ip',
+          expectation: 'an invalid alert is recorded and nothing is blocked',
+          status: 'fail',
+          hint: 'check source_ip before anything else',
+          detail: null,
+          at,
+        },
+      ],
+    };
+    writeFileSync(join(lab.dir, 'check-last.json'), JSON.stringify(report));
     await expect
       .poll(() => page.textContent('#check'), { timeout: 5000 })
       .toContain('Last stage check: fail');
-    expect(await page.textContent('#check')).toContain('stage 2');
+    const text = await page.textContent('#check');
+    expect(text).toContain('validate (1 pass, 1 fail, 1 unjudged)');
+    expect(text).toContain('→ check source_ip before anything else');
+    writeFileSync(join(lab.dir, 'check-last.json'), JSON.stringify({ ...report, passed: true }));
+    await expect
+      .poll(() => page.textContent('#check'), { timeout: 5000 })
+      .toContain('Last stage check: pass');
   });
 
   it('refuses state changes from another origin, with and without a preflight; no CORS', async () => {
