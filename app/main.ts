@@ -18,13 +18,12 @@ async function main(): Promise<void> {
   const logs = createLogWriter((chunk) => process.stdout.write(chunk));
   const logError = (err: unknown) =>
     process.stderr.write(`${JSON.stringify({ level: 'error', error: String(err) })}\n`);
-  const app = createApp(
-    defaultDeps({
-      log: logs.log,
-      logError,
-      access: { allowedClients: config.allowedClients, allowedHosts: config.allowedHosts },
-    }),
-  );
+  const deps = defaultDeps({
+    log: logs.log,
+    logError,
+    access: { allowedClients: config.allowedClients, allowedHosts: config.allowedHosts },
+  });
+  const app = createApp(deps);
 
   let running: Awaited<ReturnType<typeof startServer>>;
   let socket: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -32,7 +31,12 @@ async function main(): Promise<void> {
   try {
     running = await startServer(app, config, logError);
     where = config.socketPath ?? where;
-    if (config.socketPath) socket = await startServer(app, config, logError, config.socketPath);
+    if (config.socketPath) {
+      // The same store behind the socket. Its peers have no address: the socket file's mode and who may
+      // open it decide, so ALLOWED_CLIENTS does not apply there (Host and Origin checks do).
+      const socketApp = createApp({ ...deps, access: { ...deps.access, allowedClients: null } });
+      socket = await startServer(socketApp, config, logError, config.socketPath);
+    }
   } catch (err) {
     process.stderr.write(`mock-api: cannot listen on ${where}: ${(err as Error).message}\n`);
     process.exit(1);

@@ -5,7 +5,6 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config.js';
 import { ApiError, type ErrorCode, rawErrorResponse, renderError } from './errors.js';
-import { markUnixPeer } from './http/access.js';
 import type { AppEnv } from './http/env.js';
 
 export interface RunningServer {
@@ -63,7 +62,6 @@ export function startServer(
     if (socketPath === undefined) server.listen(config.port, config.host);
     else {
       removeStaleSocket(socketPath);
-      server.on('connection', markUnixPeer);
       server.listen(socketPath);
     }
     server.once('listening', () => {

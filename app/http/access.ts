@@ -4,10 +4,6 @@ import { ApiError } from '../errors.js';
 import type { AddressAllowlist } from './cidr.js';
 import type { AppEnv } from './env.js';
 
-/** Connections accepted on the Unix socket (SOCKET_PATH): no IP address, the file's mode guards them. */
-const unixPeers = new WeakSet<object>();
-export const markUnixPeer = (socket: object): void => void unixPeers.add(socket);
-
 export interface AccessPolicy {
   /** null: any source address (the lab network restricts who can connect). */
   allowedClients: AddressAllowlist | null;
@@ -20,16 +16,12 @@ export interface AccessPolicy {
  * (a browser tricked by DNS rebinding sends the attacker's name as Host, never an IP literal we serve),
  * and no browser requests at all (anything carrying Origin). Workflow engines and curl send no Origin.
  * An HTTP/1.1 request without Host is refused here (Node's own refusal is a bare, empty 400).
- * A Unix-socket peer passes the address allowlist (it has no address; only a process that may open the
- * socket file connects) but not the Host and Origin checks.
  */
 export function accessControl(policy: AccessPolicy): MiddlewareHandler<AppEnv> {
   const anyHost = policy.allowedHosts.includes('*');
   const hosts = new Set(['localhost', ...policy.allowedHosts.map((h) => h.toLowerCase())]);
   return async function accessControlMiddleware(c, next) {
-    const socket = c.env?.incoming?.socket;
-    const unixPeer = socket !== undefined && unixPeers.has(socket);
-    if (policy.allowedClients && !unixPeer && !policy.allowedClients.allows(socket?.remoteAddress)) {
+    if (policy.allowedClients && !policy.allowedClients.allows(c.env?.incoming?.socket.remoteAddress)) {
       throw new ApiError('client_not_allowed', 'This client address is not allowed to use the lab API.');
     }
     if (c.req.header('origin') !== undefined) {
