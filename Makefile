@@ -7,10 +7,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
 
-.PHONY: help install build run test typecheck lint e2e test-engine test-lab bench acceptance up down reset health state logs clean
+.PHONY: help install build run test typecheck lint e2e test-engine test-lab bench acceptance up down reset health state logs clean console test-console test-console-n8n
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "make: Node.js 20+ is needed (node not found)" >&2; exit 1; }
@@ -25,6 +25,9 @@ build: $(STAMP) ## compile TypeScript to dist/
 run: build ## serve the mock API on $(HOST):$(PORT)
 	HOST=$(HOST) PORT=$(PORT) node dist/app/main.js
 
+console: build ## the lab console on 127.0.0.1:8088 for MOCK_API_URL (default :8081) and N8N_URL (default :5678)
+	CONSOLE_HOST=$(HOST) node dist/app/console/main.js
+
 typecheck: $(STAMP) ## type-check (tsc --noEmit)
 	npm run typecheck
 
@@ -38,6 +41,12 @@ test: $(STAMP) ## type-check, lint and run every test that needs no Docker engin
 
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
 	bash docker/n8n/e2e.sh
+
+test-console: $(STAMP) ## the lab console in a real browser (installs Debian's chromium when missing)
+	bash test/console/run.sh
+
+test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
+	bash test/console/run-n8n.sh
 
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh

@@ -110,7 +110,13 @@ exit 0
   async function up(env: Record<string, string>) {
     try {
       const r = await run(bash, [script, 'up'], {
-        env: { PATH: `${fake}:${process.env.PATH}`, HOME: fake, LAB_ENV_FILE: join(fake, 'lab.env'), ...env },
+        env: {
+          PATH: `${fake}:${process.env.PATH}`,
+          HOME: fake,
+          LAB_ENV_FILE: join(fake, 'lab.env'),
+          LAB_CONSOLE_PORT: '2',
+          ...env,
+        },
         timeout: 15_000,
       });
       return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -138,15 +144,18 @@ exit 0
     );
   });
 
-  it('refuses the editor port when something listens on it', async () => {
+  it.each([
+    ['LAB_EDITOR_PORT', 'the n8n editor'],
+    ['LAB_CONSOLE_PORT', 'the lab console'],
+  ])('refuses %s when something listens on it', async (setting, what) => {
     const server = createServer().listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = z.object({ port: z.number() }).parse(server.address());
     try {
-      const r = await up({ LAB_EDITOR_PORT: String(port) });
+      const r = await up({ LAB_EDITOR_PORT: '1', [setting]: String(port) });
       expectRefusedBeforeAnything(
         r,
-        new RegExp(`^lab: 127\\.0\\.0\\.1:${port} \\(the n8n editor\\) is already in use`),
+        new RegExp(`^lab: 127\\.0\\.0\\.1:${port} \\(${what}\\) is already in use`),
       );
     } finally {
       server.close();

@@ -91,7 +91,7 @@ else
   [ -f "$TOOLS/start.sh" ] ||
     { echo "engine-test: no engine and no $TOOLS/start.sh" >&2; exit 1; }
   STARTED_ENGINE=${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}
-  ENGINE_NETNS=soar-lab-engine
+  ENGINE_NETNS=${LAB_ENGINE_NETNS:-soar-lab-engine}
   # An engine left over from an interrupted run would share our data root: stop it first.
   LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
   log "starting a private engine ($STARTED_ENGINE, netns $ENGINE_NETNS)"
@@ -147,6 +147,7 @@ container() {
 API=$(container mock-api)
 WORKER=$(container n8n-worker)
 MAIN=$(container n8n)
+CONSOLE=$(container console)
 PG=$(container postgres)
 IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
 INTERNAL_NET=${LAB_PROJECT}_lab-internal
@@ -195,11 +196,37 @@ docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-d
   node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
 OUTSIDE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
 refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
+CONSOLE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${LAB_PROJECT}_editor\").IPAddress}}" "$(container console)")
+refute "a container on another network -> console by address" fetch_in "$OUTSIDE_BOX" "http://$CONSOLE_IP:8088/api/session"
 if [ -n "$STARTED_ENGINE" ]; then
   # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
   in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
   refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
   check "n8n editor published on 127.0.0.1:5678 (engine host)" in_engine http://127.0.0.1:5678/healthz
+fi
+
+# --- the lab console: its own way to the mock API is the socket volume, never the network ---------------
+log "the lab console"
+CONSOLE_PORT=${LAB_CONSOLE_PORT:-8088}
+check "the console is published on 127.0.0.1 only" test \
+  "$(inspect "$CONSOLE" '{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}')" = "8088/tcp=127.0.0.1:$CONSOLE_PORT "
+check "the console is not on the internal network" bash -c \
+  "! docker inspect -f '{{range \$n, \$_ := .NetworkSettings.Networks}}{{\$n}} {{end}}' $CONSOLE | grep -q '$INTERNAL_NET'"
+check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" test \
+  "$(inspect "$CONSOLE" '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}} {{.HostConfig.SecurityOpt}} {{.Config.User}}')" \
+  = "true [ALL] [no-new-privileges:true] 1000:1000"
+refute "console -> mock API by service name" fetch_in "$CONSOLE" http://mock-api:8081/health
+refute "console -> mock API by address $API_IP" fetch_in "$CONSOLE" "http://$API_IP:8081/health"
+# Its own /api/state: the mock API's state, fetched through the socket (source unix:..., no error).
+CONSOLE_STATE='fetch("http://127.0.0.1:8088/api/state",{signal:AbortSignal.timeout(3000)}).then(r=>r.json()).then(v=>{console.log(v.source,v.error,v.state&&v.state.case_mode);process.exit(v.error===null&&v.source.startsWith("unix:")&&v.state?0:1)},e=>{console.log("error",e.message);process.exit(1)})'
+check "console serves the mock API's state through the socket" timeout 20 docker exec "$CONSOLE" node -e "$CONSOLE_STATE"
+check "the socket file is the service user's, mode 600" bash -c \
+  "docker exec $API node -e 'const s=require(\"fs\").statSync(\"/run/mock-api/api.sock\");console.log(s.uid,(s.mode&0o777).toString(8));process.exit(s.uid===1000&&(s.mode&0o777)===0o600?0:1)'"
+check "console -> n8n main by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
+refute "n8n worker (lab network) has no socket volume" timeout 20 docker exec "$WORKER" node -e \
+  'require("fs").statSync("/run/mock-api/api.sock")'
+if [ -n "$STARTED_ENGINE" ]; then
+  check "console published on 127.0.0.1:$CONSOLE_PORT (engine host)" in_engine "http://127.0.0.1:$CONSOLE_PORT/api/session"
 fi
 
 # --- egress ----------------------------------------------------------------------------------------
@@ -225,7 +252,9 @@ log "stop and down"
 stop_start=$(date +%s%N)
 docker stop -t 10 "$API" >/dev/null
 STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
-check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
+# The process's own exit apart from the engine's teardown (both are in STOP_MS).
+EXIT_MS=$((($(date -d "$(inspect "$API" '{{.State.FinishedAt}}')" +%s%N) - stop_start) / 1000000))
+check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms; the process exited after ${EXIT_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
 check "make down" timeout 120 make -s --no-print-directory down
 label="label=com.docker.compose.project=$LAB_PROJECT"
 check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
