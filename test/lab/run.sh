@@ -70,7 +70,7 @@ lab() { in_ns timeout "${LAB_STEP_TIMEOUT:-600}" bash docker/lab.sh "$@"; }
 # --- images ----------------------------------------------------------------------------------------
 log "platform images (test/lab/images/build.sh)"
 images_start=$SECONDS
-timeout 3000 bash test/lab/images/build.sh 2>&1 | sed 's/^/        /'
+timeout 3000 bash test/lab/images/build.sh 2>&1 | sed -u 's/^/        /'
 IMAGES_SECONDS=$((SECONDS - images_start))
 log "the mock API's artefacts"
 mock_api_artefacts "$BASE_IMAGE" "$ARTEFACTS_IMAGE"
@@ -107,8 +107,15 @@ fi
 UP_SECONDS=$((SECONDS - up_start))
 pass "make up brings the real lab up ready (${UP_SECONDS} s)"
 sed 's/^/        /' "$WORK/up.log" | grep -v '^        *$' | head -30
-check "make up prints the editor URL, the first alert, how to approve and the state" \
-  grep -q "n8n editor:  $EDITOR" "$WORK/up.log"
+up_prints_where_things_are() {
+  local line
+  for line in 'console:     http://127.0.0.1:8088' "n8n editor:  $EDITOR" \
+    "first alert: curl -X POST $EDITOR/webhook/suspicious-login" 'approve:' 'state:       make state'; do
+    grep -qF "$line" "$WORK/up.log" || { echo "missing: $line"; return 1; }
+  done
+}
+check "make up prints the console and editor URLs, the first alert, how to approve and the state" \
+  up_prints_where_things_are
 check "... and how long it took" grep -Eq '^The lab is up \([0-9]+ s from make up to ready\)' "$WORK/up.log"
 
 API=$(container mock-api)
@@ -151,7 +158,7 @@ hardening_of() {
   done
   [ -z "$bad" ] || { echo "$bad"; return 1; }
 }
-for spec in mock-api:1000 n8n:1000 n8n-worker:1000 postgres:70 redis:999; do
+for spec in mock-api:1000 console:1000 n8n:1000 n8n-worker:1000 postgres:70 redis:999; do
   check "${spec%%:*}: every process uid ${spec#*:}, no capabilities, NoNewPrivs, read-only root" \
     hardening_of "$(container "${spec%%:*}")" "${spec#*:}"
 done
@@ -168,6 +175,11 @@ check "worker -> mock API by service name (http://mock-api:8081/health)" fetch_i
 refute "n8n main (not on the lab network) -> mock API by name" fetch_in "$MAIN" http://mock-api:8081/health
 refute "n8n main -> mock API by address $API_IP" fetch_in "$MAIN" "http://$API_IP:8081/health"
 refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
+CONSOLE=$(container console)
+refute "the console -> mock API by service name" fetch_in "$CONSOLE" http://mock-api:8081/health
+refute "the console -> mock API by address $API_IP" fetch_in "$CONSOLE" "http://$API_IP:8081/health"
+check "the console shows the mock API's state through the socket, on 127.0.0.1:8088" \
+  in_ns node -e "$FETCH" http://127.0.0.1:8088/api/state
 if [ -n "$ENGINE_NETNS" ]; then
   refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_ns node -e "$FETCH" "http://$API_IP:8081/health"
 fi
