@@ -204,18 +204,17 @@ build_rootfs() {
   done < <(copy_files "$name")
   hook_args+=(--customize-hook="cp $work/customize.sh \"\$1/tmp/customize.sh\" && chroot \"\$1\" sh /tmp/customize.sh && rm \"\$1/tmp/customize.sh\"")
   log "$name: building the rootfs with mmdebstrap ($SUITE: ${!pkgs_var})"
+  # Into a directory, packed below as a pax archive: mmdebstrap's own tarball is ustar, which cannot take
+  # the n8n install's longer paths.
   # shellcheck disable=SC2086
   run 900 "$name: mmdebstrap" mmdebstrap --variant=apt --include="${!pkgs_var}" \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/info/*' \
-    "${hook_args[@]}" "$SUITE" "$work/rootfs.tar" ${LAB_IMAGES_MIRROR:-}
+    "${hook_args[@]}" "$SUITE" "$work/rootfs" ${LAB_IMAGES_MIRROR:-}
   # mmdebstrap empties /run: the official postgres image ships /var/run/postgresql (postgres, 3777).
-  if [ "$name" = postgres ]; then
-    mkdir -p "$work/extra/run/postgresql"
-    chown 70:70 "$work/extra/run/postgresql"
-    chmod 3777 "$work/extra/run/postgresql"
-    tar -C "$work/extra" --format=posix --numeric-owner -rf "$work/rootfs.tar" ./run/postgresql
-  fi
+  if [ "$name" = postgres ]; then install -d -o 70 -g 70 -m 3777 "$work/rootfs/run/postgresql"; fi
+  run 300 "$name: packing the rootfs" tar -C "$work/rootfs" -cf "$work/rootfs.tar" --format=posix --numeric-owner .
+  rm -rf "$work/rootfs"
   if [ "$name" = n8n ]; then append_n8n "$work"; fi
   mv "$work/rootfs.tar" "$tarball"
   rm -rf "$work"
