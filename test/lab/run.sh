@@ -86,7 +86,12 @@ check "make up refuses a lab subnet that overlaps a Docker network, in one line 
   test "$rc" = 1 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'overlaps the Docker network' <<<"$out")"
 check "... and made nothing (no container, no .env)" nothing_made
 docker network rm "$OVERLAP_NET" >/dev/null
-in_ns node -e 'require("net").createServer().listen(5678, "127.0.0.1")' &
+# Started directly (not through a function, which would fork a subshell), so $! is the listener itself.
+if [ -n "$ENGINE_NETNS" ]; then
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e 'require("net").createServer().listen(5678, "127.0.0.1")' &
+else
+  node -e 'require("net").createServer().listen(5678, "127.0.0.1")' &
+fi
 LISTENER_PID=$!
 sleep 1
 out=$(lab up 2>&1) && rc=0 || rc=$?
