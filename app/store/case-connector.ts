@@ -8,6 +8,9 @@ import type { CaseMode } from '../schemas/control.js';
 export class CaseConnector {
   #mode: CaseMode = 'healthy';
 
+  /** `onChange`: told of every change, so the store's state version moves (store.ts). */
+  constructor(private readonly onChange: () => void = () => {}) {}
+
   get mode(): CaseMode {
     return this.#mode;
   }
@@ -15,6 +18,7 @@ export class CaseConnector {
   setMode(mode: CaseMode): CaseMode {
     const previous = this.#mode;
     this.#mode = mode;
+    this.onChange();
     return previous;
   }
 
@@ -25,7 +29,10 @@ export class CaseConnector {
   /** Called once per write, after the fields are valid, so a refused body does not use up the failure. */
   assertWritable(): void {
     if (this.#mode === 'healthy') return;
-    if (this.#mode === 'fail_next_write') this.#mode = 'healthy';
+    if (this.#mode === 'fail_next_write') {
+      this.#mode = 'healthy';
+      this.onChange();
+    }
     throw connectorFailed();
   }
 }

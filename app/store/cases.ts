@@ -8,9 +8,11 @@ export class CaseStore {
   readonly #cases = new Map<string, Case>();
 
   /** `maxBytes`: the largest a case may grow through updates (its JSON), so merges cannot grow without end. */
+  /** `onChange`: told of every change, so the store's state version moves (store.ts). */
   constructor(
     readonly limit: number,
     readonly maxBytes: number = Number.POSITIVE_INFINITY,
+    private readonly onChange: () => void = () => {},
   ) {}
 
   get size(): number {
@@ -51,6 +53,7 @@ export class CaseStore {
       );
     }
     this.#cases.set(record.event_id, record);
+    this.onChange();
     return { case: record, created: !existing };
   }
 
@@ -60,5 +63,6 @@ export class CaseStore {
 
   clear(): void {
     this.#cases.clear();
+    this.onChange();
   }
 }
