@@ -3,6 +3,8 @@ import type { Case, CaseWrite } from '../schemas/case.js';
 import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
 import { iso } from './clock.js';
 
+const OWNED: ReadonlySet<string> = new Set(SERVICE_OWNED_FIELDS);
+
 /** Cases keyed by event_id; a Map keeps insertion order and cannot be polluted through its keys. */
 export class CaseStore {
   readonly #cases = new Map<string, Case>();
@@ -32,8 +34,17 @@ export class CaseStore {
         `The lab holds at most ${this.limit} cases; reset the service (POST /reset) to start a new exercise.`,
       );
     }
-    const fields: Record<string, unknown> = { ...write };
-    for (const key of SERVICE_OWNED_FIELDS) delete fields[key];
+    // Copied without the service-owned fields rather than copied and then `delete`d: a delete turns the
+    // object into a slow dictionary, and every spread of the record after it pays (measured: bench/).
+    const fields: Record<string, unknown> = {};
+    for (const key of Object.keys(write)) {
+      if (OWNED.has(key)) continue;
+      const value = write[key as keyof CaseWrite];
+      // An own `__proto__` key stays a plain field (an assignment would set the prototype instead).
+      if (key === '__proto__')
+        Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+      else fields[key] = value;
+    }
     const at = iso(now);
     const record: Case = existing
       ? {
