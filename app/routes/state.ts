@@ -23,7 +23,7 @@ export function stateRoutes({ store }: RouteDeps) {
         if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
           return new Response(null, { status: 304, headers: validators });
         }
-        return new Response(store.stateJson(now), {
+        return new Response(store.stateBody(now), {
           status: 200,
           headers: { 'content-type': JSON_CONTENT_TYPE, ...validators },
         });

@@ -38,7 +38,7 @@ export class Store {
     journal: 0,
   };
   readonly #sectionJson = new Map<Section, { version: number; json: string }>();
-  #cached: { version: number; head: string; tail: string } | undefined;
+  #cached: { version: number; head: Buffer; tail: Buffer } | undefined;
 
   readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes, this.#changed('cases'));
   readonly notifications = new NotificationStore(LIMITS.notifications, this.#changed('notifications'));
@@ -114,10 +114,11 @@ export class Store {
   }
 
   /**
-   * `JSON.stringify(this.snapshot())` at `now`, byte for byte (test/unit/state-cache.test.ts holds it to
-   * that on a table of changes). Everything but `now` is cached per version; `now` is put in per call.
+   * `JSON.stringify(this.snapshot())` at `now` in UTF-8, byte for byte (test/api/state-cache.test.ts holds
+   * it to that on a table of changes). Everything but `now` is cached per version, already encoded;
+   * `now` is put in per call (one copy of the bytes, no serialising and no encoding).
    */
-  stateJson(now: number): string {
+  stateBody(now: number): Buffer {
     const version = this.versionAt(now);
     let cached = this.#cached;
     if (cached?.version !== version) {
@@ -128,16 +129,17 @@ export class Store {
       });
       cached = {
         version,
-        head: `{"case_mode":${JSON.stringify(this.connector.mode)},"now":"`,
-        tail:
+        head: Buffer.from(`{"case_mode":${JSON.stringify(this.connector.mode)},"now":"`),
+        tail: Buffer.from(
           `","cases":${this.#section('cases', () => JSON.stringify(this.cases.list()))}` +
-          `,"notifications":${this.#section('notifications', () => JSON.stringify(this.notifications.list()))}` +
-          `,${blocklist}` +
-          `,"journal":${this.#section('journal', () => JSON.stringify(this.journal.list()))}}`,
+            `,"notifications":${this.#section('notifications', () => JSON.stringify(this.notifications.list()))}` +
+            `,${blocklist}` +
+            `,"journal":${this.#section('journal', () => JSON.stringify(this.journal.list()))}}`,
+        ),
       };
       this.#cached = cached;
     }
-    return cached.head + iso(now) + cached.tail;
+    return Buffer.concat([cached.head, Buffer.from(iso(now), 'latin1'), cached.tail]);
   }
 
   #section(name: Section, serialise: () => string): string {
