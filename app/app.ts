@@ -61,19 +61,29 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ...controlRoutes(routeDeps),
     ...stateRoutes(routeDeps),
   ];
-  let openApi: string | undefined;
+  let document: Record<string, unknown> | undefined;
+  let openApi: { origin: string; text: string } | undefined;
   endpoints.push(
     endpoint(
       {
         method: 'GET',
         path: '/openapi.json',
+        operationId: 'getOpenApi',
         tag: 'service',
         summary: 'This document, generated from the schemas the routes validate with',
         responses: { 200: { description: 'OpenAPI 3.1', schema: z.looseObject({ openapi: z.string() }) } },
       },
-      () => {
-        openApi ??= JSON.stringify(buildOpenApi(endpoints, API_VERSION));
-        return new Response(openApi, { headers: { 'content-type': JSON_CONTENT_TYPE } });
+      (c) => {
+        // `servers` is the address the document was fetched from, so an imported document (Postman,
+        // Bruno, Prism) points at this very service; the rest is generated once.
+        const origin = new URL(c.req.url).origin;
+        if (openApi?.origin !== origin) {
+          document ??= buildOpenApi(endpoints, API_VERSION);
+          const { openapi, ...rest } = document;
+          const text = JSON.stringify({ openapi, servers: [{ url: origin }], ...rest });
+          openApi = { origin, text };
+        }
+        return new Response(openApi.text, { headers: { 'content-type': JSON_CONTENT_TYPE } });
       },
     ),
   );

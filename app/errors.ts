@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   body_not_object: 400,
   incomplete_body: 400,
   invalid_ip: 400,
+  invalid_parameter: 400,
   client_not_allowed: 403,
   host_not_allowed: 403,
   origin_not_allowed: 403,

@@ -6,12 +6,13 @@ const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
 /**
  * Generates the OpenAPI 3.1 document from the endpoint declarations and the very zod schemas the routes
  * validate with: there is no hand-kept copy to drift. Schemas carrying a meta `id` become components.
+ * `servers` is not part of it: the route adds the address the document was fetched from.
  */
 export function buildOpenApi(endpoints: readonly Endpoint[], version: string): Record<string, unknown> {
   const toSchema = (schema: z.ZodType): unknown => {
     const id = z.globalRegistry.get(schema)?.id;
     if (id) return { $ref: COMPONENT_URI(id) };
-    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { unrepresentable: 'any' });
+    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { unrepresentable: 'any', override });
     return json;
   };
   const jsonContent = (schema: z.ZodType) => ({ 'application/json': { schema: toSchema(schema) } });
@@ -19,6 +20,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { spec } of endpoints) {
     const path = spec.path.replace(/:([^/]+)/g, '{$1}');
+    const params = Object.entries(spec.params ?? {});
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
       responses[status] = {
@@ -27,11 +29,18 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
           headers: Object.fromEntries(
             Object.entries(r.headers).map(([name, description]) => [
               name,
-              { description, schema: { type: 'string' } },
+              { description, required: true, schema: { type: 'string' } },
             ]),
           ),
         }),
         content: jsonContent(r.schema),
+      };
+    }
+    if (params.length > 0) {
+      const codes = [...new Set(params.map(([, p]) => p.code))].join(', ');
+      responses['400'] ??= {
+        description: `${codes}: a path parameter does not match its schema`,
+        content: { 'application/json': { schema: { $ref: COMPONENT_URI('Error') } } },
       };
     }
     if (spec.method === 'POST') {
@@ -44,11 +53,11 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
     paths[path] = {
       ...paths[path],
       [spec.method.toLowerCase()]: {
-        operationId: operationId(spec.method, spec.path),
+        operationId: spec.operationId,
         summary: spec.summary,
         tags: [spec.tag],
-        ...(spec.params && {
-          parameters: Object.entries(spec.params).map(([name, p]) => ({
+        ...(params.length > 0 && {
+          parameters: params.map(([name, p]) => ({
             name,
             in: 'path',
             required: true,
@@ -62,9 +71,15 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
     };
   }
 
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: COMPONENT_URI, unrepresentable: 'any' });
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    uri: COMPONENT_URI,
+    unrepresentable: 'any',
+    override,
+  });
+  // zod names each component with `$id: "#/components/schemas/X"`; a fragment is not a valid `$id` in
+  // JSON Schema 2020-12, and tools that compile the schemas (Prism) fail on it, so it is left out.
   const components = Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _dialect, id: _id, ...json }]) => [id, json]),
+    Object.entries(schemas).map(([id, { $schema: _dialect, $id: _uri, id: _id, ...json }]) => [id, json]),
   );
   const errorResponse = (description: string) => ({
     description,
@@ -79,8 +94,13 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
       version,
       description:
         'Lab-only stand-in for the identity, case, notification and blocklist systems a suspicious-login ' +
-        'workflow talks to. No authentication and no TLS: it must be reachable from the lab network only.',
+        'workflow talks to. No authentication and no TLS: it must be reachable from the lab network only.\n\n' +
+        'Unknown fields in a request body: a closed body (POST /blocklist, /control/*, /reset) refuses ' +
+        'them with 422 validation_failed; an open record (POST /cases, /notify) keeps them as sent, apart ' +
+        'from the fields the service owns (id, status, accepted_at, created_at, updated_at, revision), ' +
+        'which are ignored. Nothing is dropped silently otherwise.',
     },
+    tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
@@ -100,13 +120,10 @@ export function buildOpenApi(endpoints: readonly Endpoint[], version: string): R
   };
 }
 
-/** `GET /cases/:event_id` → `getCasesByEventId`. */
-function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter(Boolean)
-    .map((part) => (part.startsWith(':') ? `by_${part.slice(1)}` : part))
-    .join('_')
-    .split(/[_-]/);
-  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+/**
+ * zod writes its own regular expression beside `format: ipv4 | ipv6`; the expression is narrower than
+ * what zod accepts (it misses `::ffff:192.0.2.1`), so the document states the format alone.
+ */
+function override({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  if (jsonSchema.format === 'ipv4' || jsonSchema.format === 'ipv6') delete jsonSchema.pattern;
 }

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import type { AppEnv } from './env.js';
 import { readJsonObject } from './json-body.js';
 
@@ -9,7 +9,16 @@ export type Method = 'GET' | 'POST' | 'DELETE';
 export interface ResponseSpec {
   description: string;
   schema: z.ZodType;
+  /** Headers always sent with this status: name → description. Documented as required. */
   headers?: Record<string, string>;
+}
+
+/** A path parameter: its schema is what the route receives, and its code what a bad value is answered with. */
+export interface ParamSpec {
+  description: string;
+  schema: z.ZodType;
+  /** A 400 error code; the document lists it under the route's 400 answer. */
+  code: ErrorCode;
 }
 
 /** One route, declared once: the router registers it and the OpenAPI document is generated from it. */
@@ -17,9 +26,11 @@ export interface EndpointSpec {
   method: Method;
   /** Hono syntax, e.g. `/cases/:event_id`. */
   path: string;
+  /** A plain identifier (`getCase`): generated clients name their functions after it. */
+  operationId: string;
   summary: string;
   tag: string;
-  params?: Record<string, { description: string; schema: z.ZodType }>;
+  params?: Record<string, ParamSpec>;
   body?: z.ZodType;
   responses: Record<number, ResponseSpec>;
 }
@@ -29,16 +40,42 @@ export interface Endpoint {
   handle(c: Context<AppEnv>): Response | Promise<Response>;
 }
 
-type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+type Params<P extends Record<string, ParamSpec>> = { [K in keyof P]: z.output<P[K]['schema']> };
+const NO_PARAMS = Object.freeze({});
 
-/** A route without a body (GET, DELETE). */
-export function endpoint(spec: Omit<EndpointSpec, 'body'>, handle: Handler): Endpoint {
-  return { spec, handle };
+/**
+ * A route without a body (GET, DELETE). Its path parameters are parsed by their declared schemas
+ * before the handler runs; a value that fails is answered 400 with the parameter's code.
+ */
+export function endpoint<P extends Record<string, ParamSpec> = Record<never, ParamSpec>>(
+  spec: Omit<EndpointSpec, 'body' | 'params'> & { params?: P },
+  handle: (c: Context<AppEnv>, params: Params<P>) => Response | Promise<Response>,
+): Endpoint {
+  const declared = Object.entries(spec.params ?? {});
+  // A route without parameters allocates nothing per request.
+  if (declared.length === 0) return { spec, handle: (c) => handle(c, NO_PARAMS as Params<P>) };
+  return {
+    spec,
+    handle(c) {
+      const params: Record<string, unknown> = {};
+      for (const [name, { schema, code }] of declared) {
+        const raw = c.req.param(name) ?? '';
+        const parsed = schema.safeParse(raw);
+        if (!parsed.success) {
+          throw new ApiError(code, `${JSON.stringify(raw)} is not a valid ${name}.`, {
+            details: parsed.error.issues.map((issue) => ({ path: name, message: issue.message })),
+          });
+        }
+        params[name] = parsed.data;
+      }
+      return handle(c, params as Params<P>);
+    },
+  };
 }
 
 /** A POST route: the contract's POST rules, then the fields parsed by the route's own schema (422). */
 export function postEndpoint<S extends z.ZodType>(
-  spec: Omit<EndpointSpec, 'method' | 'body'> & { body: S },
+  spec: Omit<EndpointSpec, 'method' | 'body' | 'params'> & { body: S },
   handle: (c: Context<AppEnv>, body: z.output<S>) => Response | Promise<Response>,
 ): Endpoint {
   return {

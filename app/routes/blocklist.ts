@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
-import type { Context } from 'hono';
-import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
+import { ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { unwrap } from '../http/refusal.js';
 import {
   AlreadyBlockedSchema,
   BlockEntrySchema,
@@ -13,12 +12,14 @@ import { IpAddressSchema } from '../schemas/common.js';
 import type { RouteDeps } from './deps.js';
 
 export function blocklistRoutes({ store }: RouteDeps) {
-  const ipParam = { ip: { description: 'An IPv4 or IPv6 address', schema: IpAddressSchema } };
-  const invalidIp = { description: 'invalid_ip', schema: ErrorBodySchema };
+  const ipParam = {
+    ip: { description: 'An IPv4 or IPv6 address', schema: IpAddressSchema, code: 'invalid_ip' },
+  } as const;
   return [
     postEndpoint(
       {
         path: '/blocklist',
+        operationId: 'blockAddress',
         tag: 'blocklist',
         summary: 'Block the reserved lab address for 1-60 minutes',
         body: BlockRequestSchema,
@@ -31,22 +32,21 @@ export function blocklistRoutes({ store }: RouteDeps) {
           },
         },
       },
-      (_c, request) => jsonResponse(store.blocklist.blockAddress(request, store.now()), 201),
+      (_c, request) => jsonResponse(unwrap(store.blocklist.blockAddress(request, store.now())), 201),
     ),
     endpoint(
       {
         method: 'GET',
         path: '/blocklist/:ip',
+        operationId: 'lookupBlock',
         tag: 'blocklist',
         summary: 'Is the address blocked?',
         params: ipParam,
         responses: {
           200: { description: 'blocked, with the exact entry when true', schema: BlockLookupSchema },
-          400: invalidIp,
         },
       },
-      (c) => {
-        const ip = pathIp(c);
+      (_c, { ip }) => {
         const entry = store.blocklist.lookup(ip, store.now());
         return jsonResponse(entry ? { ip, blocked: true, entry } : { ip, blocked: false });
       },
@@ -55,26 +55,19 @@ export function blocklistRoutes({ store }: RouteDeps) {
       {
         method: 'DELETE',
         path: '/blocklist/:ip',
+        operationId: 'unblockAddress',
         tag: 'blocklist',
         summary: 'Remove the exact entry (rollback)',
         params: ipParam,
         responses: {
           200: { description: 'The removed entry', schema: UnblockSchema },
-          400: invalidIp,
           404: { description: 'not_blocked', schema: ErrorBodySchema },
         },
       },
-      (c) => {
-        const ip = pathIp(c);
-        const entry = store.blocklist.unblockAddress(ip, store.now());
+      (_c, { ip }) => {
+        const entry = unwrap(store.blocklist.unblockAddress(ip, store.now()));
         return jsonResponse({ ip, removed: true, blocked: false, entry });
       },
     ),
   ];
-}
-
-function pathIp(c: Context): string {
-  const ip = c.req.param('ip') ?? '';
-  if (isIP(ip) === 0) throw new ApiError('invalid_ip', `${JSON.stringify(ip)} is not an IP address.`);
-  return ip;
 }

@@ -1,5 +1,6 @@
 import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { unwrap } from '../http/refusal.js';
 import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
 import { EventIdSchema } from '../schemas/common.js';
 import type { RouteDeps } from './deps.js';
@@ -11,10 +12,15 @@ export function caseRoutes({ store }: RouteDeps) {
       {
         method: 'GET',
         path: '/cases/:event_id',
+        operationId: 'getCase',
         tag: 'cases',
         summary: 'Look up the case of an event',
         params: {
-          event_id: { description: 'The event identifier (percent-encoded)', schema: EventIdSchema },
+          event_id: {
+            description: 'The event identifier (percent-encoded)',
+            schema: EventIdSchema,
+            code: 'invalid_parameter',
+          },
         },
         responses: {
           200: { description: 'The case', schema: CaseSchema },
@@ -22,9 +28,8 @@ export function caseRoutes({ store }: RouteDeps) {
           503: connectorFailed,
         },
       },
-      (c) => {
-        store.connector.assertReadable();
-        const eventId = c.req.param('event_id') ?? '';
+      (_c, { event_id: eventId }) => {
+        unwrap(store.connector.read());
         const found = store.cases.find(eventId);
         if (!found)
           throw new ApiError('case_not_found', `No case exists for event ${JSON.stringify(eventId)}.`);
@@ -34,6 +39,7 @@ export function caseRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/cases',
+        operationId: 'upsertCase',
         tag: 'cases',
         summary: 'Create the case of an event, or update it (one case per event_id)',
         body: CaseWriteSchema,
@@ -53,8 +59,8 @@ export function caseRoutes({ store }: RouteDeps) {
         },
       },
       (_c, write) => {
-        store.connector.assertWritable();
-        const { case: record, created } = store.cases.upsertCase(write, store.now());
+        unwrap(store.connector.write());
+        const { case: record, created } = unwrap(store.cases.upsertCase(write, store.now()));
         return created
           ? jsonResponse(record, 201, { location: `/cases/${encodeURIComponent(record.event_id)}` })
           : jsonResponse(record, 200);

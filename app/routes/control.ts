@@ -14,6 +14,7 @@ export function controlRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/control/case-mode',
+        operationId: 'setCaseMode',
         tag: 'control',
         summary: 'Make the case connector healthy, failed, or fail the next write once',
         body: CaseModeRequestSchema,
@@ -24,6 +25,7 @@ export function controlRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/control/clock',
+        operationId: 'advanceClock',
         tag: 'control',
         summary:
           'Move the service clock forward (lab aid: show expiry in seconds); reset returns to real time',

@@ -10,6 +10,7 @@ export function healthRoutes({ store, realNow, startedAt, version }: RouteDeps) 
       {
         method: 'GET',
         path: '/health',
+        operationId: 'getHealth',
         tag: 'service',
         summary: 'Service health and the case connector mode',
         responses: { 200: { description: 'The service is up', schema: HealthSchema } },

@@ -10,16 +10,22 @@ export function identityRoutes() {
       {
         method: 'GET',
         path: '/identity/:user',
+        operationId: 'getIdentity',
         tag: 'identity',
         summary: 'Look up an identity in the fixed lab directory',
-        params: { user: { description: 'Identity name, e.g. lab-admin', schema: z.string() } },
+        params: {
+          user: {
+            description: 'Identity name, e.g. lab-admin',
+            schema: z.string().min(1).max(128),
+            code: 'invalid_parameter',
+          },
+        },
         responses: {
           200: { description: 'The identity', schema: IdentitySchema },
           404: { description: 'identity_not_found', schema: ErrorBodySchema },
         },
       },
-      (c) => {
-        const user = c.req.param('user') ?? '';
+      (_c, { user }) => {
         const identity = findIdentity(user);
         if (!identity) throw new ApiError('identity_not_found', `No identity named ${JSON.stringify(user)}.`);
         return jsonResponse(identity);

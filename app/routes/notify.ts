@@ -1,5 +1,6 @@
 import { ErrorBodySchema, jsonResponse } from '../errors.js';
 import { postEndpoint } from '../http/endpoint.js';
+import { unwrap } from '../http/refusal.js';
 import { NotificationSchema, NotifyRequestSchema } from '../schemas/notification.js';
 import type { RouteDeps } from './deps.js';
 
@@ -8,6 +9,7 @@ export function notifyRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/notify',
+        operationId: 'notify',
         tag: 'notifications',
         summary: 'Accept a notification (works in every case_mode)',
         body: NotifyRequestSchema,
@@ -16,7 +18,8 @@ export function notifyRoutes({ store }: RouteDeps) {
           507: { description: 'notification_limit_reached: reset the service', schema: ErrorBodySchema },
         },
       },
-      (_c, request) => jsonResponse(store.notifications.acceptNotification(request, store.now()), 202),
+      (_c, request) =>
+        jsonResponse(unwrap(store.notifications.acceptNotification(request, store.now())), 202),
     ),
   ];
 }

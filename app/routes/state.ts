@@ -9,6 +9,7 @@ export function stateRoutes({ store }: RouteDeps) {
       {
         method: 'GET',
         path: '/state',
+        operationId: 'getState',
         tag: 'service',
         summary:
           'All destination state: cases, notifications, blocklist and its history, request journal. ' +
@@ -32,6 +33,7 @@ export function stateRoutes({ store }: RouteDeps) {
     postEndpoint(
       {
         path: '/reset',
+        operationId: 'reset',
         tag: 'service',
         summary: 'Clear all state, make the connector healthy, return the clock to real time',
         body: ResetRequestSchema,

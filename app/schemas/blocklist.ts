@@ -4,20 +4,19 @@ import { EventIdSchema, IpAddressSchema, IsoDateTimeSchema } from './common.js';
 
 export const BLOCKABLE_ADDRESS = '203.0.113.66';
 
+const ExpiresMinutesSchema = z.number().int().min(1).max(60);
+
+/** A closed body: an unknown field is refused (422), never dropped. */
 export const BlockRequestSchema = z
-  .object({
-    ip: IpAddressSchema,
-    event_id: EventIdSchema,
-    expires_minutes: z.number().int().min(1).max(60),
-  })
+  .strictObject({ ip: IpAddressSchema, event_id: EventIdSchema, expires_minutes: ExpiresMinutesSchema })
   .meta({ id: 'BlockRequest' });
 export type BlockRequest = z.infer<typeof BlockRequestSchema>;
 
 export const BlockEntrySchema = z
   .object({
-    ip: z.string(),
+    ip: IpAddressSchema,
     event_id: EventIdSchema,
-    expires_minutes: z.number().int().min(1).max(60),
+    expires_minutes: ExpiresMinutesSchema,
     created_at: IsoDateTimeSchema,
     expires_at: IsoDateTimeSchema,
   })
@@ -30,12 +29,21 @@ export const BlockHistoryRecordSchema = BlockEntrySchema.extend({
 }).meta({ id: 'BlockHistoryRecord' });
 export type BlockHistoryRecord = z.infer<typeof BlockHistoryRecordSchema>;
 
+/** Blocked with the exact entry, or not blocked (and then no entry). */
 export const BlockLookupSchema = z
-  .object({ ip: z.string(), blocked: z.boolean(), entry: BlockEntrySchema.optional() })
+  .union([
+    z.object({ ip: IpAddressSchema, blocked: z.literal(true), entry: BlockEntrySchema }),
+    z.object({ ip: IpAddressSchema, blocked: z.literal(false) }),
+  ])
   .meta({ id: 'BlockLookup' });
 
 export const UnblockSchema = z
-  .object({ ip: z.string(), removed: z.literal(true), blocked: z.literal(false), entry: BlockEntrySchema })
+  .object({
+    ip: IpAddressSchema,
+    removed: z.literal(true),
+    blocked: z.literal(false),
+    entry: BlockEntrySchema,
+  })
   .meta({ id: 'Unblock' });
 
 export const AlreadyBlockedSchema = ErrorBodySchema.extend({ entry: BlockEntrySchema }).meta({

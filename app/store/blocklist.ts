@@ -1,4 +1,3 @@
-import { ApiError } from '../errors.js';
 import {
   BLOCKABLE_ADDRESS,
   type BlockEntry,
@@ -6,6 +5,7 @@ import {
   type BlockRequest,
 } from '../schemas/blocklist.js';
 import { iso } from './clock.js';
+import { done, type Outcome, refused } from './outcome.js';
 import { Ring } from './ring.js';
 
 interface ActiveEntry {
@@ -30,20 +30,13 @@ export class Blocklist {
     this.#history = new Ring(historyLimit);
   }
 
-  blockAddress(request: BlockRequest, now: number): BlockEntry {
+  blockAddress(request: BlockRequest, now: number): Outcome<BlockEntry> {
     if (request.ip !== BLOCKABLE_ADDRESS) {
-      throw new ApiError(
-        'address_not_blockable',
-        `Only the reserved lab address ${BLOCKABLE_ADDRESS} can be blocked; ${request.ip} was refused.`,
-      );
+      return refused({ kind: 'address_not_blockable', ip: request.ip, blockable: BLOCKABLE_ADDRESS });
     }
     this.#expire(now);
     const present = this.#active.get(request.ip);
-    if (present) {
-      throw new ApiError('already_blocked', `${request.ip} is already blocked; nothing was changed.`, {
-        extra: { entry: present.entry },
-      });
-    }
+    if (present) return refused({ kind: 'already_blocked', entry: present.entry });
     const expiresAtMs = now + request.expires_minutes * 60_000;
     const entry: BlockEntry = {
       ip: request.ip,
@@ -54,7 +47,7 @@ export class Blocklist {
     };
     this.#active.set(entry.ip, { entry, expiresAtMs });
     this.onChange();
-    return entry;
+    return done(entry);
   }
 
   lookup(ip: string, now: number): BlockEntry | undefined {
@@ -62,14 +55,14 @@ export class Blocklist {
     return this.#active.get(ip)?.entry;
   }
 
-  unblockAddress(ip: string, now: number): BlockEntry {
+  unblockAddress(ip: string, now: number): Outcome<BlockEntry> {
     this.#expire(now);
     const present = this.#active.get(ip);
-    if (!present) throw new ApiError('not_blocked', `${ip} is not on the blocklist.`);
+    if (!present) return refused({ kind: 'not_blocked', ip });
     this.#active.delete(ip);
     this.#history.push({ ...present.entry, removed_at: iso(now), removed_reason: 'unblocked' });
     this.onChange();
-    return present.entry;
+    return done(present.entry);
   }
 
   active(now: number): BlockEntry[] {

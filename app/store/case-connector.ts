@@ -1,5 +1,8 @@
-import { ApiError } from '../errors.js';
 import type { CaseMode } from '../schemas/control.js';
+import { done, type Outcome, refused } from './outcome.js';
+
+const OK: Outcome<undefined> = done(undefined);
+const FAILED: Outcome<undefined> = refused({ kind: 'case_connector_failed' });
 
 /**
  * The case connector's failure switch. `fail_next_write` fails exactly one write and returns to
@@ -22,20 +25,17 @@ export class CaseConnector {
     return previous;
   }
 
-  assertReadable(): void {
-    if (this.#mode === 'failed') throw connectorFailed();
+  read(): Outcome<undefined> {
+    return this.#mode === 'failed' ? FAILED : OK;
   }
 
   /** Called once per write, after the fields are valid, so a refused body does not use up the failure. */
-  assertWritable(): void {
-    if (this.#mode === 'healthy') return;
+  write(): Outcome<undefined> {
+    if (this.#mode === 'healthy') return OK;
     if (this.#mode === 'fail_next_write') {
       this.#mode = 'healthy';
       this.onChange();
     }
-    throw connectorFailed();
+    return FAILED;
   }
 }
-
-const connectorFailed = () =>
-  new ApiError('case_connector_failed', 'The case connector is failing (case_mode); nothing was written.');

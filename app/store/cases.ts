@@ -1,7 +1,7 @@
-import { ApiError } from '../errors.js';
 import type { Case, CaseWrite } from '../schemas/case.js';
 import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
 import { iso } from './clock.js';
+import { done, type Outcome, refused } from './outcome.js';
 
 const OWNED: ReadonlySet<string> = new Set(SERVICE_OWNED_FIELDS);
 
@@ -26,13 +26,10 @@ export class CaseStore {
   }
 
   /** Creates the case or merges the fields sent into it (shallow: a field sent replaces that field). */
-  upsertCase(write: CaseWrite, now: number): { case: Case; created: boolean } {
+  upsertCase(write: CaseWrite, now: number): Outcome<{ case: Case; created: boolean }> {
     const existing = this.#cases.get(write.event_id);
     if (!existing && this.#cases.size >= this.limit) {
-      throw new ApiError(
-        'case_limit_reached',
-        `The lab holds at most ${this.limit} cases; reset the service (POST /reset) to start a new exercise.`,
-      );
+      return refused({ kind: 'case_limit_reached', limit: this.limit });
     }
     // Copied without the service-owned fields rather than copied and then `delete`d: a delete turns the
     // object into a slow dictionary, and every spread of the record after it pays (measured: bench/).
@@ -58,14 +55,11 @@ export class CaseStore {
     // Each write is capped by the body limit, but updates add fields: without this a client could grow one
     // case until the process runs out of memory. Only updates can grow past a single body.
     if (existing && JSON.stringify(record).length > this.maxBytes) {
-      throw new ApiError(
-        'case_too_large',
-        `A case may hold at most ${this.maxBytes} characters of JSON; this update would grow it past that. Nothing was changed.`,
-      );
+      return refused({ kind: 'case_too_large', maxBytes: this.maxBytes });
     }
     this.#cases.set(record.event_id, record);
     this.onChange();
-    return { case: record, created: !existing };
+    return done({ case: record, created: !existing });
   }
 
   list(): Case[] {

@@ -1,7 +1,7 @@
-import { ApiError } from '../errors.js';
 import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
 import type { Notification, NotifyRequest } from '../schemas/notification.js';
 import { iso } from './clock.js';
+import { done, type Outcome, refused } from './outcome.js';
 
 export class NotificationStore {
   readonly #items: Notification[] = [];
@@ -16,12 +16,9 @@ export class NotificationStore {
     return this.#items.length;
   }
 
-  acceptNotification(request: NotifyRequest, now: number): Notification {
+  acceptNotification(request: NotifyRequest, now: number): Outcome<Notification> {
     if (this.#items.length >= this.limit) {
-      throw new ApiError(
-        'notification_limit_reached',
-        `The lab holds at most ${this.limit} notifications; reset the service (POST /reset) to start a new exercise.`,
-      );
+      return refused({ kind: 'notification_limit_reached', limit: this.limit });
     }
     const fields: Record<string, unknown> = { ...request };
     for (const key of SERVICE_OWNED_FIELDS) delete fields[key];
@@ -34,7 +31,7 @@ export class NotificationStore {
     };
     this.#items.push(record);
     this.onChange();
-    return record;
+    return done(record);
   }
 
   list(): Notification[] {
