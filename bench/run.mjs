@@ -32,9 +32,9 @@ const OUT = env.BENCH_OUT ?? (QUICK ? undefined : 'bench/RESULTS.md');
 const NPROC = Number(execFileSync('nproc').toString().trim()) || 1;
 const TMP = mkdtempSync(join(tmpdir(), 'soar-bench-'));
 /** Servers this run started, by PID: stopped on any exit, a crash included, so none is left behind. */
-const started = new Set();
+const children = new Set();
 process.on('exit', () => {
-  for (const child of started) child.kill('SIGKILL');
+  for (const child of children) child.kill('SIGKILL');
   rmSync(TMP, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
@@ -51,6 +51,7 @@ const ROUTES = [
   ['cases', 'POST /cases', ['service', 'minimal', 'hono']],
   ['blocklist', 'POST + DELETE /blocklist', ['service', 'minimal']],
   ['state', 'GET /state (caps full)', ['service', 'minimal']],
+  ['statebr', 'GET /state, Accept-Encoding: br', ['service']],
   ['state304', 'GET /state, If-None-Match (304)', ['service']],
 ].filter(([key]) => !env.BENCH_ROUTES || env.BENCH_ROUTES.split(',').includes(key));
 
@@ -125,6 +126,8 @@ request = function()
   return del
 end`,
     state: 'wrk.path = "/state"',
+    statebr: `wrk.path = "/state"
+wrk.headers["Accept-Encoding"] = "br"`,
     state304: `wrk.path = "/state"
 wrk.headers["If-None-Match"] = ${JSON.stringify(etag ?? '')}`,
   };
@@ -192,6 +195,7 @@ function runAutocannon(port, route, seconds, etag) {
     health: { path: '/health' },
     identity: { path: '/identity/lab-admin' },
     state: { path: '/state' },
+    statebr: { path: '/state', headers: { 'accept-encoding': 'br' } },
     state304: { path: '/state', headers: { 'if-none-match': etag ?? '' } },
     blocklist: {
       method: 'POST',
@@ -246,8 +250,8 @@ async function startServer(name, timeoutMs = 15_000) {
     env: { PATH: env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
-  started.add(child);
-  child.once('exit', () => started.delete(child));
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   while (performance.now() - started < timeoutMs) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -302,7 +306,7 @@ async function fillCaps(server, makeCase) {
 /** The same starting state on every server before a run. */
 async function prepare(server, route) {
   await call(server.url, 'POST', '/reset', {});
-  if (route === 'state' || route === 'state304') {
+  if (route.startsWith('state')) {
     await fillCaps(server, caseRecord);
     const res = await call(server.url, 'GET', '/state');
     return { etag: res.headers.get('etag') ?? undefined, bytes: Number(res.headers.get('content-length')) };

@@ -37,8 +37,8 @@ export class Store {
     blocklist: 0,
     journal: 0,
   };
-  readonly #sectionJson = new Map<Section, { version: number; json: string }>();
-  #cached: { version: number; head: Buffer; tail: Buffer } | undefined;
+  readonly #sectionJson = new Map<Section, { version: number; bytes: Buffer }>();
+  #cached: { version: number; parts: Buffer[]; length: number } | undefined;
 
   readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes, this.#changed('cases'));
   readonly notifications = new NotificationStore(LIMITS.notifications, this.#changed('notifications'));
@@ -115,39 +115,47 @@ export class Store {
 
   /**
    * `JSON.stringify(this.snapshot())` at `now` in UTF-8, byte for byte (test/api/state-cache.test.ts holds
-   * it to that on a table of changes). Everything but `now` is cached per version, already encoded;
-   * `now` is put in per call (one copy of the bytes, no serialising and no encoding).
+   * it to that on a table of changes). Each section is kept serialised and encoded under its own version;
+   * an answer is one copy of those bytes with `now` put in: no serialising and no encoding per read, and
+   * the state is held once more at most (not as a string and a buffer both).
    */
   stateBody(now: number): Buffer {
     const version = this.versionAt(now);
     let cached = this.#cached;
     if (cached?.version !== version) {
-      const blocklist = this.#section('blocklist', () => {
-        const active = JSON.stringify(this.blocklist.active(now));
-        const history = JSON.stringify(this.blocklist.history(now));
-        return `"blocklist":${active},"blocklist_history":${history}`;
-      });
-      cached = {
-        version,
-        head: Buffer.from(`{"case_mode":${JSON.stringify(this.connector.mode)},"now":"`),
-        tail: Buffer.from(
-          `","cases":${this.#section('cases', () => JSON.stringify(this.cases.list()))}` +
-            `,"notifications":${this.#section('notifications', () => JSON.stringify(this.notifications.list()))}` +
-            `,${blocklist}` +
-            `,"journal":${this.#section('journal', () => JSON.stringify(this.journal.list()))}}`,
-        ),
-      };
+      const parts = [
+        Buffer.from(`{"case_mode":${JSON.stringify(this.connector.mode)},"now":"`),
+        NOW_SLOT,
+        Buffer.from('","cases":'),
+        this.#section('cases', () => JSON.stringify(this.cases.list())),
+        Buffer.from(',"notifications":'),
+        this.#section('notifications', () => JSON.stringify(this.notifications.list())),
+        Buffer.from(',"blocklist":'),
+        this.#section('blocklist', () => {
+          const active = JSON.stringify(this.blocklist.active(now));
+          return `${active},"blocklist_history":${JSON.stringify(this.blocklist.history(now))}`;
+        }),
+        Buffer.from(',"journal":'),
+        this.#section('journal', () => JSON.stringify(this.journal.list())),
+        Buffer.from('}'),
+      ];
+      cached = { version, parts, length: parts.reduce((n, p) => n + p.length, 0) };
       this.#cached = cached;
     }
-    return Buffer.concat([cached.head, Buffer.from(iso(now), 'latin1'), cached.tail]);
+    const stamp = Buffer.from(iso(now), 'latin1');
+    const parts = cached.parts.map((p) => (p === NOW_SLOT ? stamp : p));
+    return Buffer.concat(parts, cached.length - NOW_SLOT.length + stamp.length);
   }
 
-  #section(name: Section, serialise: () => string): string {
+  #section(name: Section, serialise: () => string): Buffer {
     const version = this.#sectionVersions[name];
     const cached = this.#sectionJson.get(name);
-    if (cached?.version === version) return cached.json;
-    const json = serialise();
-    this.#sectionJson.set(name, { version, json });
-    return json;
+    if (cached?.version === version) return cached.bytes;
+    const bytes = Buffer.from(serialise());
+    this.#sectionJson.set(name, { version, bytes });
+    return bytes;
   }
 }
+
+/** Where `now` goes in the cached parts of the state. */
+const NOW_SLOT = Buffer.alloc(0);

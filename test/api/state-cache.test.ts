@@ -5,9 +5,11 @@
  * ETag is the same, a 304 is answered, and only `now` moves in a 200. A store whose change signal is cut
  * (a mutated copy) is caught by the same check.
  */
+
+import { brotliDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { etagMatches } from '../../app/routes/state.js';
+import { acceptsBrotli, etagMatches } from '../../app/routes/state.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { alertCase, blockRequest, makeTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -195,5 +197,50 @@ describe('etagMatches (If-None-Match, weak comparison)', () => {
     ['', 'W/"a-1"', false],
   ])('%j against %s: %s', (header, etag, expected) => {
     expect(etagMatches(header, etag)).toBe(expected);
+  });
+});
+
+describe('GET /state compression', () => {
+  const get = (t: TestApp, acceptEncoding?: string) =>
+    t.app.request('/state', acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {});
+
+  it('sends br when asked and the answer is 16 KiB or more; it decodes to the fresh serialisation', async () => {
+    const t = makeTestApp();
+    for (let i = 0; i < 60; i++) await t.post('/cases', alertCase(`evt-${i}`));
+    const res = await get(t, 'gzip, deflate, br');
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('vary')).toBe('accept-encoding');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBeLessThan(fresh(t).length / 4);
+    expect(brotliDecompressSync(bytes).toString()).toBe(fresh(t));
+  });
+
+  it('sends identity when br is not accepted, or the answer is small', async () => {
+    const t = makeTestApp();
+    const small = await get(t, 'br');
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe(fresh(t));
+    for (let i = 0; i < 60; i++) await t.post('/cases', alertCase(`evt-${i}`));
+    for (const header of [undefined, 'gzip, deflate', 'br;q=0']) {
+      const res = await get(t, header);
+      expect(res.headers.get('content-encoding'), String(header)).toBeNull();
+      expect(await res.text()).toBe(fresh(t));
+    }
+  });
+
+  it.each([
+    ['br', true],
+    ['BR', true],
+    ['gzip, deflate, br', true],
+    ['br;q=0.5', true],
+    ['*', true],
+    ['gzip, br;q=0', false],
+    ['*;q=0', false],
+    ['*, br;q=0', false],
+    ['gzip', false],
+    ['br;q=x', false],
+    ['', false],
+  ])('accepts br for %j: %s', (header, expected) => {
+    expect(acceptsBrotli(header)).toBe(expected);
   });
 });
