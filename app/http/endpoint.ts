@@ -62,7 +62,8 @@ export function endpoint<P extends Record<string, ParamSpec> = Record<never, Par
         const raw = c.req.param(name) ?? '';
         const parsed = schema.safeParse(raw);
         if (!parsed.success) {
-          throw new ApiError(code, `${JSON.stringify(raw)} is not a valid ${name}.`, {
+          const reason = parsed.error.issues[0]?.message ?? 'invalid';
+          throw new ApiError(code, `The ${name} ${JSON.stringify(raw)} is not valid: ${reason}.`, {
             details: parsed.error.issues.map((issue) => ({ path: name, message: issue.message })),
           });
         }
