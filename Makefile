@@ -42,7 +42,7 @@ e2e: build ## install the pinned n8n (cached outside the repo), run the acceptan
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
 
-bench: build ## load benchmark against a bare node:http server; writes bench/RESULTS.md
+bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
 
 acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference

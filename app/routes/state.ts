@@ -53,8 +53,8 @@ export function stateRoutes({ store }: RouteDeps) {
 }
 
 /**
- * Brotli at quality 1: the full state (1.8 MB in bench/) becomes ~21 KB in ~1 ms, less CPU than
- * sending the 1.8 MB. gzip is not offered: level 1 took ~4 ms for ~35 KB (docs/hardening.md).
+ * Brotli at quality 1: the full state (1.8 MB in bench/) becomes ~21 KB in ~1 ms; it saves the network,
+ * not CPU. gzip is not offered: level 1 took ~4 ms for ~35 KB (docs/hardening.md).
  */
 const COMPRESS_FROM_BYTES = 16 * 1024;
 const BROTLI_FAST = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
