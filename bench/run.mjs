@@ -15,7 +15,7 @@
  * (bench/RESULTS.md; a quick run writes nothing unless BENCH_OUT is set), BENCH_TOOL (wrk|autocannon).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -43,12 +43,13 @@ const SERVERS = {
   service: { script: 'dist/app/main.js', label: 'service' },
   minimal: { script: 'bench/minimal-server.mjs', label: 'minimal node:http' },
   hono: { script: 'bench/hono-server.mjs', label: 'plain Hono' },
+  wiremock: { label: 'WireMock' },
 };
 /** Route key, label, the servers it runs on (the first is the service, the second the baseline). */
 const ROUTES = [
-  ['health', 'GET /health', ['service', 'minimal', 'hono']],
-  ['identity', 'GET /identity/lab-admin', ['service', 'minimal', 'hono']],
-  ['cases', 'POST /cases', ['service', 'minimal', 'hono']],
+  ['health', 'GET /health', ['service', 'minimal', 'hono', 'wiremock']],
+  ['identity', 'GET /identity/lab-admin', ['service', 'minimal', 'hono', 'wiremock']],
+  ['cases', 'POST /cases', ['service', 'minimal', 'hono', 'wiremock']],
   ['blocklist', 'POST + DELETE /blocklist', ['service', 'minimal']],
   ['state', 'GET /state (caps full)', ['service', 'minimal']],
   ['statebr', 'GET /state, Accept-Encoding: br', ['service']],
@@ -92,6 +93,65 @@ function chooseTool() {
 }
 const TOOL = chooseTool();
 const PIN = NPROC >= 2 && has('taskset');
+const WIREMOCK_VERSION = '3.13.2';
+const WIREMOCK_JAR = findWiremock();
+if (!WIREMOCK_JAR) for (const route of ROUTES) route[2] = route[2].filter((n) => n !== 'wiremock');
+
+/**
+ * WireMock as a second anchor, when Java is here: the `wiremock` npm package bundles its standalone jar,
+ * installed once into a cache outside the repository. BENCH_WIREMOCK=0 skips it.
+ */
+function findWiremock() {
+  if (env.BENCH_WIREMOCK === '0') return undefined;
+  if (!has('java')) {
+    log('bench: WireMock not run: no java on this machine');
+    return undefined;
+  }
+  const cache = join(
+    env.XDG_CACHE_HOME ?? join(env.HOME ?? tmpdir(), '.cache'),
+    'soar-lab-bench',
+    'wiremock',
+  );
+  const jar = join(cache, 'node_modules', 'wiremock', 'build', `wiremock-standalone-${WIREMOCK_VERSION}.jar`);
+  if (!existsSync(jar)) {
+    log(`bench: installing the wiremock npm package ${WIREMOCK_VERSION} (its jar) into ${cache}`);
+    const r = spawnSync(
+      'npm',
+      ['install', '--prefix', cache, '--no-audit', '--no-fund', `wiremock@${WIREMOCK_VERSION}`],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    if (r.status !== 0 || !existsSync(jar)) {
+      log('bench: WireMock not run: the wiremock npm package could not be installed');
+      return undefined;
+    }
+  }
+  return jar;
+}
+
+/** WireMock's stubs: the minimal server's answers, as static responses. */
+function wiremockRoot() {
+  const root = join(TMP, 'wiremock');
+  mkdirSync(join(root, 'mappings'), { recursive: true });
+  const stub = (name, method, url, status, body) =>
+    writeFileSync(
+      join(root, 'mappings', `${name}.json`),
+      JSON.stringify({
+        request: { method, url },
+        response: {
+          status,
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        },
+      }),
+    );
+  stub('health', 'GET', '/health', 200, { status: 'ok' });
+  stub('identity', 'GET', '/identity/lab-admin', 200, { user: 'lab-admin', role: 'administrator' });
+  stub('cases', 'POST', '/cases', 200, caseRecord('evt-bench'));
+  stub('reset', 'POST', '/reset', 200, { reset: true });
+  return root;
+}
 const GEN_CORE = '0';
 const SERVER_CORE = '1';
 const pinned = (core, argv) => (PIN ? ['taskset', '-c', core, ...argv] : argv);
@@ -240,10 +300,28 @@ function freePort() {
 }
 
 /** Starts a server pinned to the server core, its stdout to a log file (as in a container). */
-async function startServer(name, timeoutMs = 15_000) {
+async function startServer(name, timeoutMs = name === 'wiremock' ? 90_000 : 15_000) {
   const port = await freePort();
   const logFile = join(TMP, `${name}-${port}.log`);
-  const argv = pinned(SERVER_CORE, [process.execPath, SERVERS[name].script]);
+  const command =
+    name === 'wiremock'
+      ? // Its request journal capped like the service's (1,000 entries); the banner off.
+        [
+          'java',
+          '-jar',
+          WIREMOCK_JAR,
+          '--port',
+          String(port),
+          '--bind-address',
+          '127.0.0.1',
+          '--root-dir',
+          wiremockRoot(),
+          '--max-request-journal-entries',
+          '1000',
+          '--disable-banner',
+        ]
+      : [process.execPath, SERVERS[name].script];
+  const argv = pinned(SERVER_CORE, command);
   const started = performance.now();
   const child = spawn(argv[0], argv.slice(1), {
     cwd: ROOT,
@@ -347,7 +425,8 @@ for (const [key, label, names] of ROUTES) {
         // /state is read-only: filled once; the writing routes start from a reset every run.
         if (!(key.startsWith('state') && prepared[n])) prepared[n] = await prepare(server, key);
         if (key === 'state' && n === 'service') stateBytes = prepared[n].bytes;
-        await runLoad(server.port, key, 1, prepared[n].etag); // warm-up
+        // Warm-up: 1 s; WireMock's JVM needs longer to compile its hot path.
+        await runLoad(server.port, key, n === 'wiremock' ? (QUICK ? 3 : 8) : 1, prepared[n].etag);
         const loadBefore = load1();
         const cpu0 = cpuS(server.child.pid);
         const r = await runLoad(server.port, key, DURATION_S, prepared[n].etag);
@@ -382,10 +461,13 @@ for (const [key, label, names] of ROUTES) {
   if (names.includes('minimal')) {
     row.ratio = row.s.service.rps / row.s.minimal.rps;
     row.cpuRatio = row.s.minimal.cpuUs / row.s.service.cpuUs;
-    if (names.includes('hono')) {
-      row.honoRatio = row.s.hono.rps / row.s.minimal.rps;
-      row.honoCpuRatio = row.s.minimal.cpuUs / row.s.hono.cpuUs;
-    }
+    row.anchors = names
+      .filter((n) => n !== 'service' && n !== 'minimal')
+      .map((n) => ({
+        n,
+        ratio: row.s[n].rps / row.s.minimal.rps,
+        cpuRatio: row.s.minimal.cpuUs / row.s[n].cpuUs,
+      }));
   }
   results.push(row);
 }
@@ -475,8 +557,13 @@ for (const r of results) {
       `${r.label.padEnd(32)} ${SERVERS[n].label.padEnd(17)} ${fmt(s.rps).padStart(6)} ${fmt(s.p50, 2).padStart(8)} ${fmt(s.p99, 2).padStart(7)} ${`${fmt(s.serverCpu * 100)}%`.padStart(11)} ${fmt(s.cpuUs, 1).padStart(11)} ${`${fmt(s.genCpu * 100)}%`.padStart(14)}`,
     );
   }
-  if (r.ratio !== undefined)
+  if (r.ratio !== undefined) {
     log(`${''.padEnd(32)} service / minimal: ${x(r.ratio)} by req/s, ${x(r.cpuRatio)} by CPU per request`);
+    for (const a of r.anchors)
+      log(
+        `${''.padEnd(32)} ${SERVERS[a.n].label} / minimal: ${x(a.ratio)} by req/s, ${x(a.cpuRatio)} by CPU per request`,
+      );
+  }
 }
 log('');
 for (const [name, v, ok, show] of targets) log(`${ok(v) ? 'met   ' : 'MISSED'}  ${name}: ${show(v)}`);
@@ -520,7 +607,7 @@ Method and reading: docs/hardening.md, "Benchmark".
 
 The baseline is the **minimal node:http server** (bench/minimal-server.mjs): no framework, no validation,
 no journal, no log; the most a Node process can do here. Plain Hono on @hono/node-server
-(bench/hono-server.mjs) is an anchor measured in the same run. WireMock was not run (see docs/hardening.md).
+(bench/hono-server.mjs) is an anchor measured in the same run${WIREMOCK_JAR ? `, and so is WireMock ${WIREMOCK_VERSION} (the standalone jar from the \`wiremock\` npm package, on Java; static stubs answering like the minimal server, its request journal capped at 1,000)` : '; WireMock was not run (no Java, or its npm package could not be installed)'}.
 
 | route | server | req/s | p50 ms | p99 ms | server CPU | CPU µs / request | generator CPU | non-2xx |
 |---|---|---:|---:|---:|---:|---:|---:|---:|
@@ -533,14 +620,14 @@ ${results
   )
   .join('\n')}
 
-| route | service / minimal, by req/s | by CPU per request | plain Hono / minimal, by req/s | by CPU per request |
-|---|---:|---:|---:|---:|
+| route | server | / minimal, by req/s | by CPU per request |
+|---|---|---:|---:|
 ${results
   .filter((r) => r.ratio !== undefined)
-  .map(
-    (r) =>
-      `| ${r.label} | ${x(r.ratio)} | ${x(r.cpuRatio)} | ${r.honoRatio === undefined ? '' : x(r.honoRatio)} | ${r.honoCpuRatio === undefined ? '' : x(r.honoCpuRatio)} |`,
-  )
+  .flatMap((r) => [
+    `| ${r.label} | **service** | **${x(r.ratio)}** | ${x(r.cpuRatio)} |`,
+    ...r.anchors.map((a) => `| ${r.label} | ${SERVERS[a.n].label} | ${x(a.ratio)} | ${x(a.cpuRatio)} |`),
+  ])
   .join('\n')}
 
 Every run, in the order run (load average before → after):
