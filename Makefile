@@ -7,10 +7,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
 
-.PHONY: help install build run test typecheck lint e2e test-engine bench acceptance up down reset health state logs clean
+.PHONY: help install build run test typecheck lint e2e test-engine test-lab bench acceptance up down reset health state logs clean console test-console test-console-n8n
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "make: Node.js 20+ is needed (node not found)" >&2; exit 1; }
@@ -25,10 +25,13 @@ build: $(STAMP) ## compile TypeScript to dist/
 run: build ## serve the mock API on $(HOST):$(PORT)
 	HOST=$(HOST) PORT=$(PORT) node dist/app/main.js
 
-typecheck: $(STAMP)
+console: build ## the lab console on 127.0.0.1:8088 for MOCK_API_URL (default :8081) and N8N_URL (default :5678)
+	CONSOLE_HOST=$(HOST) node dist/app/console/main.js
+
+typecheck: $(STAMP) ## type-check (tsc --noEmit)
 	npm run typecheck
 
-lint: $(STAMP)
+lint: $(STAMP) ## lint and format check (Biome)
 	npm run lint
 
 test: $(STAMP) ## type-check, lint and run every test that needs no Docker engine and no n8n
@@ -39,8 +42,17 @@ test: $(STAMP) ## type-check, lint and run every test that needs no Docker engin
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
 	bash docker/n8n/e2e.sh
 
+test-console: $(STAMP) ## the lab console in a real browser (installs Debian's chromium when missing)
+	bash test/console/run.sh
+
+test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
+	bash test/console/run-n8n.sh
+
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
+
+test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
+	bash test/lab/run.sh
 
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
@@ -48,13 +60,13 @@ bench: build ## load benchmark (wrk) against a minimal node:http server; writes 
 acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference
 	bash docker/lab.sh acceptance $(TARGET)
 
-up: ## build and start the lab, wait until healthy, print where things are
+up: ## start the lab (LAB_SUBNET, LAB_EDITOR_PORT), wait until ready, print where things are
 	bash docker/lab.sh up
 
 down: ## stop the lab; remove containers, volumes and generated secrets
 	bash docker/lab.sh down
 
-reset: ## reset the mock API between exercises
+reset: ## a clean exercise: stop unfinished workflow runs, clear the mock API
 	bash docker/lab.sh reset
 
 health: ## the mock API's /health, through the container

@@ -54,6 +54,11 @@ export const ConfigSchema = z
      */
     connectionsCheckIntervalMs: milliseconds.default(1_000),
     shutdownGraceMs: milliseconds.default(1_500),
+    /**
+     * Also listen on this Unix socket (the lab console's only way in). A peer on it has no IP address:
+     * the socket file's permissions decide who connects, so ALLOWED_CLIENTS does not apply to it.
+     */
+    socketPath: z.string().startsWith('/', 'must be an absolute path').max(100).optional(),
   })
   .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, {
     path: ['headersTimeoutMs'],
@@ -71,6 +76,7 @@ const ENV_KEYS = {
   keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
   connectionsCheckIntervalMs: 'CONNECTIONS_CHECK_INTERVAL_MS',
   shutdownGraceMs: 'SHUTDOWN_GRACE_MS',
+  socketPath: 'SOCKET_PATH',
 } as const satisfies Record<keyof Config, string>;
 
 export class ConfigError extends Error {

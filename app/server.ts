@@ -1,3 +1,4 @@
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
@@ -22,6 +23,8 @@ export function startServer(
   app: Hono<AppEnv>,
   config: Config,
   logError: (err: unknown) => void = () => {},
+  /** Listen on this Unix socket instead of config.host:port (mode 0600; a stale socket is replaced). */
+  socketPath?: string,
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     // The adapter's listener, built here rather than through serve(), for its errorHandler: a request
@@ -56,9 +59,18 @@ export function startServer(
     // An Expect other than 100-continue gets a bare, empty 417 from Node. RFC 9110 lets a server ignore
     // expectations it does not know, so the request is served like any other (and answered in JSON).
     server.on('checkExpectation', (req, res) => server.emit('request', req, res));
-    server.listen(config.port, config.host);
+    if (socketPath === undefined) server.listen(config.port, config.host);
+    else {
+      removeStaleSocket(socketPath);
+      server.listen(socketPath);
+    }
     server.once('listening', () => {
       server.off('error', reject);
+      if (socketPath !== undefined) {
+        chmodSync(socketPath, 0o600);
+        resolve({ server, url: `unix:${socketPath}`, close: (graceMs) => closeGracefully(server, graceMs) });
+        return;
+      }
       const { address, port } = server.address() as AddressInfo;
       const host = address.includes(':') ? `[${address}]` : address;
       resolve({
@@ -68,6 +80,15 @@ export function startServer(
       });
     });
   });
+}
+
+/** A socket file left by a killed process would make listen() fail with EADDRINUSE; anything else stays. */
+function removeStaleSocket(path: string): void {
+  try {
+    if (lstatSync(path).isSocket()) unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { EVENT_ID_MAX_LENGTH } from '../workflow/constants.js';
 
 export const IsoDateTimeSchema = z.iso.datetime();
-export const EventIdSchema = z.string().min(1).max(128);
+export const EventIdSchema = z.string().min(1).max(EVENT_ID_MAX_LENGTH);
 /**
  * An IPv4 or IPv6 address, as zod checks it. The document states it as `format: ipv4 | ipv6` (the
  * formats every OpenAPI tool knows); test/contract checks zod and those formats agree on a table.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ComposeFile,
   composeViolations,
+  consoleViolations,
   e2eN8nVersion,
   hardeningViolations,
   isolationViolations,
@@ -34,9 +35,40 @@ describe('compose.yaml', () => {
     expect(Object.keys(lab())).not.toContain('name');
   });
 
-  it('publishes only the n8n editor, on 127.0.0.1', () => {
+  it('takes the lab settings as make up derives them, and still complies', () => {
+    const env = {
+      LAB_SUBNET: '10.77.5.0/24',
+      LAB_API_IP: '10.77.5.2',
+      LAB_WORKER_IP: '10.77.5.10',
+      LAB_EDITOR_PORT: '5700',
+      LAB_CONSOLE_PORT: '8090',
+    };
+    expect(composeViolations(composeText, n8nVersion, env)).toEqual([]);
+    const file = ComposeFile.parse(parseYaml(composeText, env));
+    expect(service(file, 'n8n').ports).toEqual(['127.0.0.1:5700:5678']);
+    expect(service(file, 'n8n').environment).toMatchObject({ WEBHOOK_URL: 'http://127.0.0.1:5700/' });
+    expect(service(file, 'console').ports).toEqual(['127.0.0.1:8090:8088']);
+    expect(service(file, 'console').environment).toMatchObject({ N8N_PUBLIC_URL: 'http://127.0.0.1:5700' });
+    expect(service(file, 'mock-api').environment).toMatchObject({
+      ALLOWED_CLIENTS: '10.77.5.10/32,127.0.0.1/32',
+    });
+    expect(file.networks?.['lab-internal']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.0/24' }] } });
+  });
+
+  it('control: a worker address the API does not admit breaks the policy', () => {
+    const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_WORKER_IP: '10.77.5.10' };
+    const text = composeText.replace('${LAB_WORKER_IP:-172.30.66.10}/32', '10.77.5.11/32');
+    expect(composeViolations(text, n8nVersion, env).join('\n')).toMatch(
+      /ALLOWED_CLIENTS must admit the worker's address 10\.77\.5\.10\/32/,
+    );
+  });
+
+  it('publishes only the n8n editor and the console, on 127.0.0.1', () => {
     const published = Object.entries(lab().services).filter(([, s]) => (s.ports ?? []).length > 0);
-    expect(published.map(([n, s]) => [n, s.ports])).toEqual([['n8n', ['127.0.0.1:5678:5678']]]);
+    expect(published.map(([n, s]) => [n, s.ports])).toEqual([
+      ['console', ['127.0.0.1:8088:8088']],
+      ['n8n', ['127.0.0.1:5678:5678']],
+    ]);
   });
 });
 
@@ -202,6 +234,71 @@ const brokenCompose: {
     check: (f) => n8nViolations(f, n8nVersion),
     mutate: (f) => {
       service(f, 'n8n').depends_on = ['postgres', 'redis'];
+    },
+  },
+  {
+    name: 'the console is published on every interface',
+    expect: /console: its port must be published on 127\.0\.0\.1 only/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'console').ports = ['8088:8088'];
+    },
+  },
+  {
+    name: 'the console joins the lab network',
+    expect: /console: must share no network with mock-api/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').networks = ['editor', 'lab-internal'];
+    },
+  },
+  {
+    name: 'the console reaches the mock API over TCP',
+    expect: /must not be given a MOCK_API_URL/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').environment = {
+        ...(service(f, 'console').environment as object),
+        MOCK_API_URL: 'http://mock-api:8081',
+      };
+    },
+  },
+  {
+    name: 'another service mounts the socket volume',
+    expect: /volume mock-api-socket: must be mounted by mock-api and console only/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'n8n').volumes = [...(service(f, 'n8n').volumes ?? []), 'mock-api-socket:/run/mock-api'];
+    },
+  },
+  {
+    name: 'the console looks for the socket elsewhere',
+    expect: /MOCK_API_SOCKET must be mock-api's SOCKET_PATH/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').environment = {
+        ...(service(f, 'console').environment as object),
+        MOCK_API_SOCKET: '/tmp/x.sock',
+      };
+    },
+  },
+  {
+    name: 'the console accepts resume URLs of another origin',
+    expect: /N8N_PUBLIC_URL must be n8n's WEBHOOK_URL origin/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').environment = {
+        ...(service(f, 'console').environment as object),
+        N8N_PUBLIC_URL: 'http://attacker.example',
+      };
+    },
+  },
+  {
+    name: 'the console builds its own image',
+    expect: /console: must run the mock API's image/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').image = 'soar-lab/console:1';
     },
   },
 ];

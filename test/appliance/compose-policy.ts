@@ -15,6 +15,10 @@ export const repoRoot = new URL('../../', here);
 export const API_SERVICE = 'mock-api';
 export const WORKER_SERVICE = 'n8n-worker';
 export const EDITOR_SERVICE = 'n8n';
+/** The lab console (docs/console.md): published on loopback, reaches the mock API by its socket only. */
+export const CONSOLE_SERVICE = 'console';
+/** The services allowed to publish a port, on 127.0.0.1 only. */
+const PUBLISHED_SERVICES = [EDITOR_SERVICE, CONSOLE_SERVICE];
 
 const StringList = z.array(z.string());
 const Environment = z.union([
@@ -40,6 +44,7 @@ const Service = z.looseObject({
   privileged: z.boolean().optional(),
   security_opt: StringList.optional(),
   tmpfs: z.union([z.string(), StringList]).optional(),
+  volumes: z.array(z.union([z.string(), z.looseObject({ source: z.string().optional() })])).optional(),
   mem_limit: z.union([z.string(), z.number()]).optional(),
   pids_limit: z.union([z.string(), z.number()]).optional(),
   healthcheck: z
@@ -61,9 +66,25 @@ export const ComposeFile = z.looseObject({
 });
 export type ComposeFile = z.infer<typeof ComposeFile>;
 
-/** YAML with merge keys (`<<: *anchor`), as compose resolves them. */
-export function parseYaml(text: string): unknown {
-  return parse(text, { merge: true });
+/**
+ * Compose's variable interpolation, for the forms the lab uses: `${VAR:-default}` and `${VAR-default}`
+ * take the default when VAR is unset (both, here: an empty value counts as unset), `${VAR:?message}` a
+ * placeholder (the secret `make up` generates), `${VAR}` the value or nothing, `$$` a literal `$`.
+ */
+export function interpolate(text: string, env: Record<string, string> = {}): string {
+  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (match, name, op, arg) => {
+    if (match === '$$') return '$';
+    const value = env[name as string];
+    if (value !== undefined && value !== '') return value;
+    if (op === ':-' || op === '-') return arg as string;
+    if (op === ':?' || op === '?') return `required-${(name as string).toLowerCase()}`;
+    return '';
+  });
+}
+
+/** YAML with merge keys (`<<: *anchor`) and variables interpolated with their defaults, as compose reads it. */
+export function parseYaml(text: string, env: Record<string, string> = {}): unknown {
+  return parse(interpolate(text, env), { merge: true });
 }
 
 export function readRepoFile(path: string): string {
@@ -175,9 +196,10 @@ export function isolationViolations(file: ComposeFile): string[] {
   }
   for (const [name, s] of Object.entries(file.services)) {
     for (const port of s.ports ?? []) {
-      if (name !== EDITOR_SERVICE) out.push(`${name}: only the n8n editor may publish a port`);
+      if (!PUBLISHED_SERVICES.includes(name))
+        out.push(`${name}: only the n8n editor and the console may publish a port`);
       else if (typeof port !== 'string' || !port.startsWith('127.0.0.1:'))
-        out.push(`${name}: the editor's port must be published on 127.0.0.1 only (${JSON.stringify(port)})`);
+        out.push(`${name}: its port must be published on 127.0.0.1 only (${JSON.stringify(port)})`);
     }
   }
   const apiNets = Object.keys(networksOf(api));
@@ -206,6 +228,70 @@ export function isolationViolations(file: ComposeFile): string[] {
     if (address && !clients.includes(`${address}/32`))
       out.push(`${API_SERVICE}: ALLOWED_CLIENTS must admit the worker's address ${address}/32`);
   }
+  return out;
+}
+
+/** `name:/path[:ro]` mounts of named volumes, as volume name -> mount target. */
+function namedVolumesOf(service: Service): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of service.volumes ?? []) {
+    if (typeof v !== 'string') continue;
+    const [source = '', target = ''] = v.split(':');
+    if (!source.startsWith('.') && !source.startsWith('/')) out[source] = target;
+  }
+  return out;
+}
+
+/**
+ * The console (issue 11): the mock API's image, published on 127.0.0.1 only, no network shared with the
+ * mock API, the mock API's socket through a volume that only the two of them mount, approvals to n8n main
+ * by service name, resume URLs accepted only on the origin n8n writes into them (WEBHOOK_URL).
+ */
+export function consoleViolations(file: ComposeFile): string[] {
+  const out: string[] = [];
+  const con = file.services[CONSOLE_SERVICE];
+  const api = file.services[API_SERVICE];
+  const editor = file.services[EDITOR_SERVICE];
+  if (!con || !api || !editor) return [`${CONSOLE_SERVICE}: service missing`];
+  if (con.build !== undefined || con.image !== api.image)
+    out.push(`${CONSOLE_SERVICE}: must run the mock API's image (${api.image}), not build its own`);
+  const ports = con.ports ?? [];
+  if (ports.length !== 1 || typeof ports[0] !== 'string' || !/^127\.0\.0\.1:.+:8088$/.test(ports[0]))
+    out.push(`${CONSOLE_SERVICE}: must publish exactly 127.0.0.1:<port>:8088`);
+  const apiNets = Object.keys(networksOf(api));
+  for (const net of Object.keys(networksOf(con))) {
+    if (apiNets.includes(net))
+      out.push(`${CONSOLE_SERVICE}: must share no network with ${API_SERVICE} (${net})`);
+  }
+  const sharesWithEditor = Object.keys(networksOf(con)).some((n) => n in networksOf(editor));
+  if (!sharesWithEditor) out.push(`${CONSOLE_SERVICE}: must share a network with ${EDITOR_SERVICE}`);
+  const conEnv = environmentOf(con);
+  const apiEnv = environmentOf(api);
+  const socket = apiEnv.SOCKET_PATH ?? '';
+  if (socket === '' || conEnv.MOCK_API_SOCKET !== socket)
+    out.push(`${CONSOLE_SERVICE}: MOCK_API_SOCKET must be ${API_SERVICE}'s SOCKET_PATH`);
+  const dir = socket.slice(0, socket.lastIndexOf('/'));
+  const apiVols = namedVolumesOf(api);
+  const conVols = namedVolumesOf(con);
+  const shared = Object.keys(apiVols).filter((v) => apiVols[v] === dir && conVols[v] === dir);
+  if (shared.length !== 1)
+    out.push(`${CONSOLE_SERVICE}: must mount ${API_SERVICE}'s socket volume at ${dir}`);
+  for (const vol of shared) {
+    const users = Object.entries(file.services)
+      .filter(([, s]) => vol in namedVolumesOf(s))
+      .map(([n]) => n)
+      .sort();
+    if (users.join() !== [API_SERVICE, CONSOLE_SERVICE].sort().join())
+      out.push(
+        `volume ${vol}: must be mounted by ${API_SERVICE} and ${CONSOLE_SERVICE} only (${users.join(', ')})`,
+      );
+  }
+  if (conEnv.N8N_URL !== `http://${EDITOR_SERVICE}:5678`)
+    out.push(`${CONSOLE_SERVICE}: N8N_URL must be http://${EDITOR_SERVICE}:5678`);
+  const webhook = environmentOf(editor).WEBHOOK_URL ?? '';
+  if (!webhook || conEnv.N8N_PUBLIC_URL !== new URL(webhook).origin)
+    out.push(`${CONSOLE_SERVICE}: N8N_PUBLIC_URL must be n8n's WEBHOOK_URL origin`);
+  if (conEnv.MOCK_API_URL !== undefined) out.push(`${CONSOLE_SERVICE}: must not be given a MOCK_API_URL`);
   return out;
 }
 
@@ -253,8 +339,12 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
 }
 
 /** Everything at once, for a file's text. */
-export function composeViolations(text: string, n8nVersion: string): string[] {
-  const doc = parseYaml(text);
+export function composeViolations(
+  text: string,
+  n8nVersion: string,
+  env: Record<string, string> = {},
+): string[] {
+  const doc = parseYaml(text, env);
   const schema = schemaViolations(doc);
   const parsed = ComposeFile.safeParse(doc);
   if (!parsed.success) return [...schema, `shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`];
@@ -262,6 +352,7 @@ export function composeViolations(text: string, n8nVersion: string): string[] {
     ...schema,
     ...hardeningViolations(parsed.data),
     ...isolationViolations(parsed.data),
+    ...consoleViolations(parsed.data),
     ...n8nViolations(parsed.data, n8nVersion),
   ];
 }

@@ -3,11 +3,21 @@
  * Docker is missing or its engine does not answer, before touching anything.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repoRoot } from './compose-policy.js';
 
@@ -68,5 +78,129 @@ describe('docker/lab.sh', () => {
     const r = await lab(['frobnicate'], bin);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/usage: docker\/lab\.sh up\|down\|reset\|health\|state\|logs/);
+  });
+});
+
+/**
+ * `make up`'s refusals, against a fake `docker` that answers like an engine with one other network and
+ * records every call: each refusal is one line, and nothing is built, created or written before it.
+ */
+describe('docker/lab.sh up refuses early, in one line', () => {
+  let fake: string;
+  let calls: string;
+  beforeEach(() => {
+    fake = mkdtempSync(join(tmpdir(), 'lab-sh-preflight-'));
+    calls = join(fake, 'calls.log');
+    writeFileSync(
+      join(fake, 'docker'),
+      `#!/bin/sh
+echo "$*" >> "${calls}"
+case "$*" in
+  "info -f {{.MemTotal}}") echo "\${FAKE_MEM_BYTES:-8589934592}" ;;
+  "network ls -q") echo abc123 ;;
+  "network inspect"*) echo "\${FAKE_NETWORK:-other_default 10.99.0.0/16}" ;;
+esac
+exit 0
+`,
+    );
+    chmodSync(join(fake, 'docker'), 0o755);
+  });
+  afterEach(() => rmSync(fake, { recursive: true, force: true }));
+
+  async function up(env: Record<string, string>) {
+    try {
+      const r = await run(bash, [script, 'up'], {
+        env: {
+          PATH: `${fake}:${process.env.PATH}`,
+          HOME: fake,
+          LAB_ENV_FILE: join(fake, 'lab.env'),
+          LAB_CONSOLE_PORT: '2',
+          ...env,
+        },
+        timeout: 15_000,
+      });
+      return { code: 0, stdout: r.stdout, stderr: r.stderr };
+    } catch (err) {
+      return Failure.parse(err);
+    }
+  }
+
+  function expectRefusedBeforeAnything(r: { code: number; stderr: string }, reason: RegExp) {
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(reason);
+    expect(existsSync(join(fake, 'lab.env'))).toBe(false);
+    const made = readFileSync(calls, 'utf8')
+      .split('\n')
+      .filter((c) => / (up|build|create)\b/.test(c));
+    expect(made).toEqual([]);
+  }
+
+  it('refuses a LAB_SUBNET that overlaps another Docker network', async () => {
+    const r = await up({ FAKE_NETWORK: 'corp_vpn 172.30.0.0/16', LAB_EDITOR_PORT: '1' });
+    expectRefusedBeforeAnything(
+      r,
+      /^lab: LAB_SUBNET=172\.30\.66\.0\/24 overlaps the Docker network 'corp_vpn' \(172\.30\.0\.0\/16\)/,
+    );
+  });
+
+  it.each([
+    ['LAB_EDITOR_PORT', 'the n8n editor'],
+    ['LAB_CONSOLE_PORT', 'the lab console'],
+  ])('refuses %s when something listens on it', async (setting, what) => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = z.object({ port: z.number() }).parse(server.address());
+    try {
+      const r = await up({ LAB_EDITOR_PORT: '1', [setting]: String(port) });
+      expectRefusedBeforeAnything(
+        r,
+        new RegExp(`^lab: 127\\.0\\.0\\.1:${port} \\(${what}\\) is already in use`),
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses an engine with too little memory', async () => {
+    const r = await up({ FAKE_MEM_BYTES: String(1024 * 1048576), LAB_EDITOR_PORT: '1' });
+    expectRefusedBeforeAnything(
+      r,
+      /^lab: the Docker engine has 1024 MiB of memory; the lab needs at least 3072 MiB/,
+    );
+  });
+
+  it.each([
+    ['LAB_SUBNET', '172.30.66.0', /^lab: LAB_SUBNET=172\.30\.66\.0 is not an IPv4 network/],
+    ['LAB_SUBNET', '10.0.0.0/8', /^lab: LAB_SUBNET=10\.0\.0\.0\/8 is not an IPv4 network from \/16 to \/28/],
+    ['LAB_EDITOR_PORT', '70000', /^lab: LAB_EDITOR_PORT=70000 is not a port number/],
+  ])('refuses %s=%s', async (name, value, reason) => {
+    expectRefusedBeforeAnything(await up({ [name]: value }), reason);
+  });
+
+  it('control: with a free port, room and no overlap it gets past the refusals and starts', async () => {
+    const r = await up({ LAB_SUBNET: '172.31.250.0/24', LAB_EDITOR_PORT: '1' });
+    const log = readFileSync(calls, 'utf8');
+    expect(log).toMatch(/ build mock-api/);
+    expect(log).toMatch(/ up -d --no-recreate/);
+    expect(readFileSync(join(fake, 'lab.env'), 'utf8')).toMatch(/^LAB_WORKER_IP=172\.31\.250\.10$/m);
+    expect(r.stderr).not.toMatch(/overlaps|in use|memory/);
+  });
+});
+
+describe('make help', () => {
+  it('lists every target of the Makefile', async () => {
+    const makefile = readFileSync(new URL('Makefile', repoRoot), 'utf8');
+    const targets = [...makefile.matchAll(/^([a-z0-9-]+):/gm)].map((m) => m[1]);
+    expect(targets).toContain('e2e');
+    const { stdout } = await run('make', [
+      '-s',
+      '--no-print-directory',
+      '-C',
+      new URL('.', repoRoot).pathname,
+      'help',
+    ]);
+    const listed = stdout.split('\n').map((line) => line.split(/\s+/)[0]);
+    expect(targets.filter((t) => !listed.includes(t))).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@ async function importFrom(workflows: string): Promise<{ code: number; output: st
     ...process.env,
     PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
     LAB_WORKFLOWS_DIR: workflows,
+    LAB_IMPORT_MARKER: join(dir, 'imported.sha256'),
   };
   let code = 0;
   let output = '';
@@ -68,6 +69,23 @@ describe('docker/n8n-init/import-and-publish.sh', () => {
     const result = await importFrom(workflowsDir.replace(/\/$/, ''));
     expect(result.code).toBe(0);
     expect(result.calls).toEqual(expected);
+  });
+
+  it('imports nothing the second time on the same files, and again once a file changed', async () => {
+    writeFileSync(join(dir, 'workflows', 'one.json'), JSON.stringify({ id: 'wfA' }));
+    const first = await importFrom(join(dir, 'workflows'));
+    expect(first.calls).toEqual([
+      `import:workflow --input=${join(dir, 'workflows', 'one.json')}`,
+      'publish:workflow --id=wfA',
+    ]);
+    rmSync(join(dir, 'calls.log'));
+    const second = await importFrom(join(dir, 'workflows'));
+    expect(second.code).toBe(0);
+    expect(second.output).toMatch(/imported and published already/);
+    expect(second.calls).toEqual([]);
+    writeFileSync(join(dir, 'workflows', 'one.json'), JSON.stringify({ id: 'wfA', name: 'changed' }));
+    const third = await importFrom(join(dir, 'workflows'));
+    expect(third.calls).toEqual(first.calls);
   });
 
   it('publishes each workflow of a file that holds an array', async () => {

@@ -15,8 +15,10 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
-TOOLS=${LAB_ENGINE_TOOLS:-$ROOT/../shared/tools/docker-engine}
 WORK=$(mktemp -d /tmp/soar-lab-engine-test.XXXXXX)
+LOG_TAG=engine-test
+# shellcheck source=../lib/engine.sh
+. test/lib/engine.sh
 export LAB_PROJECT=soar-lab-etest
 export LAB_COMPOSE_FILES="compose.yaml test/engine/compose.stand-ins.yaml"
 export LAB_ENV_FILE=$WORK/lab.env
@@ -26,48 +28,16 @@ STAND_IN_IMAGE=soar-lab/stand-in:engine-test
 ARTEFACTS_IMAGE=soar-lab/mock-api-artefacts:engine-test
 OUTSIDE_NET=soar-lab-etest-outside
 OUTSIDE_BOX=soar-lab-etest-outside-box
-PASSED=0
-FAILED=0
-STARTED_ENGINE=""
-ENGINE_NETNS=""
-
-log() { printf '[engine-test %5ss] %s\n' "$SECONDS" "$*"; }
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok    %s\n' "$1"
-}
-fail() {
-  FAILED=$((FAILED + 1))
-  printf '  FAIL  %s%s\n' "$1" "${2:+: $2}"
-}
-check() { # check NAME COMMAND...: passes when the command exits 0
-  local name=$1
-  shift
-  local out
-  if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(tail -n 3 <<<"$out" | tr '\n' ' ')"; fi
-}
-refute() { # refute NAME COMMAND...: passes when the command fails
-  local name=$1
-  shift
-  local out
-  if out=$("$@" 2>&1); then
-    fail "$name" "unexpectedly succeeded: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
-  else
-    pass "$name ($(tail -n 1 <<<"$out" | cut -c1-90))"
-  fi
-}
 
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  if [ -n "${DOCKER_HOST:-}" ] && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+  if engine_answers; then
     timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" >/dev/null 2>&1 || true
   fi
-  if [ -n "$STARTED_ENGINE" ]; then
-    LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
-  fi
+  stop_engine
   rm -rf "$WORK"
   exit "$rc"
 }
@@ -76,55 +46,14 @@ trap 'exit 130' INT TERM
 
 # --- prerequisites -------------------------------------------------------------------------------
 [ -f dist/app/main.js ] || { echo "engine-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
-if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
-  [ "$(id -u)" = 0 ] || { echo "engine-test: docker-compose missing and not root to install it" >&2; exit 1; }
-  log "installing docker-compose (apt)"
-  { apt-get install -y docker-compose >/dev/null 2>&1 ||
-    { apt-get update >/dev/null && apt-get install -y docker-compose >/dev/null; }; }
-fi
-
-if [ -n "${DOCKER_HOST:-}" ] && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
-  log "using the engine at DOCKER_HOST=$DOCKER_HOST"
-else
-  [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 ||
-    { echo "engine-test: no engine at DOCKER_HOST, and a private one needs root and ip" >&2; exit 1; }
-  [ -f "$TOOLS/start.sh" ] ||
-    { echo "engine-test: no engine and no $TOOLS/start.sh" >&2; exit 1; }
-  STARTED_ENGINE=${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}
-  ENGINE_NETNS=soar-lab-engine
-  # An engine left over from an interrupted run would share our data root: stop it first.
-  LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
-  log "starting a private engine ($STARTED_ENGINE, netns $ENGINE_NETNS)"
-  line=$(LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/start.sh" 900 | tail -n 1)
-  export "${line?}"
-  # The engine's own client (20.10): there even without a docker client on the machine, and it builds
-  # with BuildKit without the buildx plugin.
-  export PATH=$STARTED_ENGINE/root/usr/bin:$PATH
-fi
-# BuildKit skips the Dockerfile's build stage, which cannot run here (no npm, no registry in the engine).
-# Clients before 23 have it built in; later ones need the buildx plugin.
-client=$(docker version -f '{{.Client.Version}}' 2>/dev/null || echo 0)
-if [ "${client%%.*}" -ge 23 ] && ! docker buildx version >/dev/null 2>&1; then
-  echo "engine-test: docker $client builds with BuildKit only with the buildx plugin, which is missing" >&2
-  exit 1
-fi
-export DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1
+ensure_compose_client
+start_engine "${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}" "${LAB_ENGINE_NETNS:-soar-lab-engine}"
+require_buildkit
 
 # --- images ----------------------------------------------------------------------------------------
-log "base image and stand-ins"
-bash "$TOOLS/node-image.sh" "$BASE_IMAGE" >/dev/null
+log "base image, the production artefacts and the stand-ins"
+mock_api_artefacts "$BASE_IMAGE" "$ARTEFACTS_IMAGE"
 timeout 120 docker build -q -t "$STAND_IN_IMAGE" --build-arg BASE="$BASE_IMAGE" test/engine/stand-in >/dev/null
-
-# The prepared artefacts: this checkout's dist/ and production node_modules (npm ci --omit=dev on the
-# host, which reaches the npm registry), as an image the Dockerfile's APP_ARTEFACTS copies /app from.
-log "preparing the production artefacts"
-mkdir -p "$WORK/artefacts/app"
-cp package.json package-lock.json "$WORK/artefacts/app/"
-cp -R dist "$WORK/artefacts/app/dist"
-(cd "$WORK/artefacts/app" && timeout 300 npm ci --omit=dev --ignore-scripts --no-audit --no-fund >/dev/null)
-rm -f "$WORK/artefacts/app/package-lock.json"
-tar -C "$WORK/artefacts" -c app | docker import - "$ARTEFACTS_IMAGE" >/dev/null
-export NODE_IMAGE=$BASE_IMAGE APP_ARTEFACTS=$ARTEFACTS_IMAGE
 
 # --- up --------------------------------------------------------------------------------------------
 log "make up (docker/lab.sh up): build from the Dockerfile, start, wait until healthy"
@@ -132,21 +61,17 @@ up_start=$SECONDS
 if ! timeout $((LAB_HEALTH_TIMEOUT + 300)) bash docker/lab.sh up >"$WORK/up.log" 2>&1; then
   cat "$WORK/up.log"
   fail "make up brings the lab up healthy"
-  echo "$PASSED passed, $FAILED failed"
-  exit 1
+  summary
 fi
 UP_SECONDS=$((SECONDS - up_start))
 HEALTHY_SECONDS=$(sed -n 's/^The lab is up (\([0-9]*\) s.*/\1/p' "$WORK/up.log")
 pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
 grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
-# A service's container, by the labels compose (v1 and v2) puts on it.
-container() {
-  docker ps -q --filter "label=com.docker.compose.project=$LAB_PROJECT" --filter "label=com.docker.compose.service=$1"
-}
 API=$(container mock-api)
 WORKER=$(container n8n-worker)
 MAIN=$(container n8n)
+CONSOLE=$(container console)
 PG=$(container postgres)
 IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
 INTERNAL_NET=${LAB_PROJECT}_lab-internal
@@ -195,11 +120,37 @@ docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-d
   node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
 OUTSIDE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
 refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
+CONSOLE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${LAB_PROJECT}_editor\").IPAddress}}" "$(container console)")
+refute "a container on another network -> console by address" fetch_in "$OUTSIDE_BOX" "http://$CONSOLE_IP:8088/api/session"
 if [ -n "$STARTED_ENGINE" ]; then
   # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
   in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
   refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
   check "n8n editor published on 127.0.0.1:5678 (engine host)" in_engine http://127.0.0.1:5678/healthz
+fi
+
+# --- the lab console: its own way to the mock API is the socket volume, never the network ---------------
+log "the lab console"
+CONSOLE_PORT=${LAB_CONSOLE_PORT:-8088}
+check "the console is published on 127.0.0.1 only" test \
+  "$(inspect "$CONSOLE" '{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}')" = "8088/tcp=127.0.0.1:$CONSOLE_PORT "
+check "the console is not on the internal network" bash -c \
+  "! docker inspect -f '{{range \$n, \$_ := .NetworkSettings.Networks}}{{\$n}} {{end}}' $CONSOLE | grep -q '$INTERNAL_NET'"
+check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" test \
+  "$(inspect "$CONSOLE" '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}} {{.HostConfig.SecurityOpt}} {{.Config.User}}')" \
+  = "true [ALL] [no-new-privileges:true] 1000:1000"
+refute "console -> mock API by service name" fetch_in "$CONSOLE" http://mock-api:8081/health
+refute "console -> mock API by address $API_IP" fetch_in "$CONSOLE" "http://$API_IP:8081/health"
+# Its own /api/state: the mock API's state, fetched through the socket (source unix:..., no error).
+CONSOLE_STATE='fetch("http://127.0.0.1:8088/api/state",{signal:AbortSignal.timeout(3000)}).then(r=>r.json()).then(v=>{console.log(v.source,v.error,v.state&&v.state.case_mode);process.exit(v.error===null&&v.source.startsWith("unix:")&&v.state?0:1)},e=>{console.log("error",e.message);process.exit(1)})'
+check "console serves the mock API's state through the socket" timeout 20 docker exec "$CONSOLE" node -e "$CONSOLE_STATE"
+check "the socket file is the service user's, mode 600" bash -c \
+  "docker exec $API node -e 'const s=require(\"fs\").statSync(\"/run/mock-api/api.sock\");console.log(s.uid,(s.mode&0o777).toString(8));process.exit(s.uid===1000&&(s.mode&0o777)===0o600?0:1)'"
+check "console -> n8n main by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
+refute "n8n worker (lab network) has no socket volume" timeout 20 docker exec "$WORKER" node -e \
+  'require("fs").statSync("/run/mock-api/api.sock")'
+if [ -n "$STARTED_ENGINE" ]; then
+  check "console published on 127.0.0.1:$CONSOLE_PORT (engine host)" in_engine "http://127.0.0.1:$CONSOLE_PORT/api/session"
 fi
 
 # --- egress ----------------------------------------------------------------------------------------
@@ -225,7 +176,9 @@ log "stop and down"
 stop_start=$(date +%s%N)
 docker stop -t 10 "$API" >/dev/null
 STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
-check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
+# The process's own exit apart from the engine's teardown (both are in STOP_MS).
+EXIT_MS=$((($(date -d "$(inspect "$API" '{{.State.FinishedAt}}')" +%s%N) - stop_start) / 1000000))
+check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms; the process exited after ${EXIT_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
 check "make down" timeout 120 make -s --no-print-directory down
 label="label=com.docker.compose.project=$LAB_PROJECT"
 check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
@@ -236,5 +189,4 @@ check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
 echo
 echo "engine test: up->healthy ${HEALTHY_SECONDS:-?} s (make up with the image build: ${UP_SECONDS} s); mock API image $((IMAGE_SIZE / 1000000)) MB" \
   "on $BASE_IMAGE; SIGTERM stop ${STOP_MS} ms; total ${SECONDS} s"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+summary

@@ -13,6 +13,8 @@ const run = promisify(execFile);
 export const API_ADDRESS = '10.213.1.2';
 export const WORKER_ADDRESS = '10.213.1.10';
 export const OUTSIDE_ADDRESS = '10.213.2.20';
+/** The lab console's namespace: on the outside ("editor") bridge, never on the internal one. */
+export const CONSOLE_ADDRESS = '10.213.2.30';
 /** The leak control's second address for the api, on the outside bridge. */
 export const API_LEAK_ADDRESS = '10.213.2.2';
 export const API_PORT = 8081;
@@ -38,13 +40,19 @@ export function skipReason(): string | null {
 }
 
 export class LabNetwork {
-  readonly names: { switch: string; api: string; worker: string; outside: string };
+  readonly names: { switch: string; api: string; worker: string; outside: string; console: string };
   readonly #children: ChildProcess[] = [];
   readonly #made: string[] = [];
   readonly #exitHook = () => this.destroySync();
 
   constructor(tag = `sl${process.pid}`) {
-    this.names = { switch: `${tag}-sw`, api: `${tag}-api`, worker: `${tag}-wrk`, outside: `${tag}-out` };
+    this.names = {
+      switch: `${tag}-sw`,
+      api: `${tag}-api`,
+      worker: `${tag}-wrk`,
+      outside: `${tag}-out`,
+      console: `${tag}-con`,
+    };
   }
 
   async #ip(...args: string[]): Promise<void> {
@@ -54,8 +62,8 @@ export class LabNetwork {
   /** Namespaces, the two bridges, and one veth per namespace (peer made directly inside its namespace). */
   async create(): Promise<void> {
     process.once('exit', this.#exitHook);
-    const { switch: sw, api, worker, outside } = this.names;
-    for (const ns of [sw, api, worker, outside]) {
+    const { switch: sw, api, worker, outside, console } = this.names;
+    for (const ns of [sw, api, worker, outside, console]) {
       await this.#ip('netns', 'add', ns);
       this.#made.push(ns);
       await this.#ip('-n', ns, 'link', 'set', 'lo', 'up');
@@ -67,8 +75,10 @@ export class LabNetwork {
     await this.#attach(api, 'api', 'br-internal', `${API_ADDRESS}/24`);
     await this.#attach(worker, 'wrk', 'br-internal', `${WORKER_ADDRESS}/24`);
     await this.#attach(outside, 'out', 'br-outside', `${OUTSIDE_ADDRESS}/24`);
-    // The outside tries as hard as it can: it claims the lab's subnet is on its own link.
+    await this.#attach(console, 'con', 'br-outside', `${CONSOLE_ADDRESS}/24`);
+    // The outside and the console try as hard as they can: they claim the lab's subnet is on their link.
     await this.#ip('-n', outside, 'route', 'add', '10.213.1.0/24', 'dev', 'eth0');
+    await this.#ip('-n', console, 'route', 'add', '10.213.1.0/24', 'dev', 'eth0');
   }
 
   async #attach(ns: string, port: string, bridge: string, address: string, dev = 'eth0'): Promise<void> {
@@ -123,6 +133,20 @@ export class LabNetwork {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** The body of a GET from `ns`, or null without an answer within 1.5 s. */
+  async read(ns: string, url: string): Promise<string | null> {
+    const script =
+      'fetch(process.argv[1],{signal:AbortSignal.timeout(1500)}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(1))';
+    try {
+      const { stdout } = await run('ip', ['netns', 'exec', ns, process.execPath, '-e', script, url], {
+        timeout: 10_000,
+      });
+      return stdout;
+    } catch {
+      return null;
     }
   }
 

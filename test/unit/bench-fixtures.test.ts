@@ -1,19 +1,19 @@
 /**
- * The benchmark's records are what the workflow writes: the case equals the reference workflow's
- * caseRecord for a blocked outcome, field for field, and the service accepts both records, the largest
- * case included. (bench/fixtures.mjs is plain data, so the benchmark needs no TypeScript at run time.)
+ * The benchmark's records are what the workflow writes: the case equals the one the workflow's decisions
+ * (app/workflow/decisions.ts) build for a blocked outcome, field for field, and the service accepts both
+ * records, the largest case included. (bench/fixtures.mjs is plain data: the bench needs no TypeScript.)
  */
 import { describe, expect, it } from 'vitest';
-import { caseRecord as referenceCaseRecord, validate } from '../../app/acceptance/reference-workflow.js';
 import { findIdentity } from '../../app/store/identities.js';
+import { buildCaseRecord, validateAlert, verifiedBlockOutcome } from '../../app/workflow/decisions.js';
 // @ts-expect-error plain JavaScript without declarations
 import { alert, approvalNotification, caseRecord, largestCase } from '../../bench/fixtures.mjs';
 import { makeTestApp } from '../helpers/test-app.js';
 
 describe('bench/fixtures.mjs', () => {
   it('writes the case the reference workflow writes for a blocked outcome', () => {
-    const validation = validate(alert('evt-7'));
-    if (!validation.ok) expect.fail(validation.errors.join('; '));
+    const validation = validateAlert(alert('evt-7'));
+    if (!validation.valid) expect.fail(validation.errors.join('; '));
     const identity = findIdentity('lab-admin');
     if (!identity) expect.fail('lab-admin is missing');
     const entry = {
@@ -23,16 +23,14 @@ describe('bench/fixtures.mjs', () => {
       created_at: '2026-03-01T08:55:05.000Z',
       expires_at: '2026-03-01T09:10:05.000Z',
     };
-    const reference = referenceCaseRecord(
+    const outcome = verifiedBlockOutcome(
+      200,
+      { blocked: true, entry },
       validation.alert,
-      identity,
-      { action: 'create' },
-      {
-        result: 'blocked',
-        approver: 'soc-lead',
-        block: { entry, verifiedAt: new Date('2026-03-01T09:00:06.000Z') },
-      },
+      'soc-lead',
+      '2026-03-01T09:00:06.000Z',
     );
+    const reference = buildCaseRecord(validation, { ...identity }, 'create', outcome);
     expect(caseRecord('evt-7')).toEqual(reference);
   });
 

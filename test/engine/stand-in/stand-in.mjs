@@ -38,6 +38,24 @@ function n8nHttp(extra) {
       ownerSetUp = true;
       return json(200, { data: { email: 'stand-in' } });
     }
+    // `make up` makes an API key for the lab (login, then the key) and checks it; `make reset` stops the
+    // unfinished runs with it. The stand-in has no runs: it answers as n8n does with none.
+    if (extra && req.method === 'POST' && req.url === '/rest/login') {
+      req.resume();
+      res.setHeader('set-cookie', 'n8n-auth=stand-in; Path=/; HttpOnly');
+      return json(200, { data: {} });
+    }
+    if (extra && req.method === 'POST' && req.url === '/rest/api-keys') {
+      req.resume();
+      if (req.headers.cookie !== 'n8n-auth=stand-in') return json(401, { message: 'Unauthorized' });
+      return json(200, { data: { rawApiKey: 'stand-in-api-key' } });
+    }
+    if (extra && req.url?.startsWith('/api/v1/')) {
+      req.resume();
+      if (req.headers['x-n8n-api-key'] !== 'stand-in-api-key') return json(401, { message: 'unauthorized' });
+      if (req.method === 'POST' && req.url === '/api/v1/executions/stop') return json(200, { stopped: 0 });
+      if (req.method === 'GET') return json(200, { data: [], nextCursor: null });
+    }
     return json(404, { message: 'not found' });
   });
   server.listen(5678, '0.0.0.0', () => console.log(`${role} stand-in listening on 5678`));

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int('must be a whole number').min(0).max(65535);
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+export const ConsoleConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: port.default(8088),
+  /** The mock API over TCP (make run, make e2e set-ups). Ignored when mockApiSocket is set. */
+  mockApiUrl: httpUrl.default('http://127.0.0.1:8081'),
+  /** The mock API's Unix socket (the compose lab: the console has no network path to the mock API). */
+  mockApiSocket: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** Where the console itself reaches the workflow platform (compose: http://n8n:5678). */
+  n8nUrl: httpUrl.default('http://127.0.0.1:5678'),
+  /**
+   * The workflow platform's public origin, the one its resume URLs carry (compose: http://127.0.0.1:5678).
+   * Only resume URLs on this origin are posted to, rewritten onto n8nUrl. Defaults to n8nUrl.
+   */
+  n8nPublicUrl: httpUrl.optional(),
+  /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
+  allowedHosts: list.default([]),
+  /** The stage checker's last report, shown when the file exists. */
+  checkReport: z.string().min(1).default('reports/check-last.json'),
+  pollMs: z.coerce.number().int().min(100).max(60_000).default(1000),
+});
+export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
+
+export const CONSOLE_ENV = {
+  host: 'CONSOLE_HOST',
+  port: 'CONSOLE_PORT',
+  mockApiUrl: 'MOCK_API_URL',
+  mockApiSocket: 'MOCK_API_SOCKET',
+  n8nUrl: 'N8N_URL',
+  n8nPublicUrl: 'N8N_PUBLIC_URL',
+  allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
+  checkReport: 'CHECK_REPORT',
+  pollMs: 'CONSOLE_POLL_MS',
+} as const satisfies Record<keyof ConsoleConfig, string>;
+
+/** Environment over defaults; throws one line naming the variable on a bad value. */
+export function loadConsoleConfig(env: Readonly<Record<string, string | undefined>>): ConsoleConfig {
+  const raw: Record<string, string> = {};
+  for (const [key, name] of Object.entries(CONSOLE_ENV)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = ConsoleConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = String(issue?.path[0] ?? '');
+  const name = Object.hasOwn(CONSOLE_ENV, key) ? CONSOLE_ENV[key as keyof ConsoleConfig] : 'configuration';
+  throw new Error(`invalid ${name} ${JSON.stringify(raw[key] ?? '')}: ${issue?.message ?? 'invalid'}`);
+}

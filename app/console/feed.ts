@@ -1,0 +1,166 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Health } from '../schemas/health.js';
+import type { State } from '../schemas/state.js';
+import type { MockApi } from './mock-api.js';
+import { approvalsOf, type ConsoleView, type Decision } from './view.js';
+
+export interface FeedOptions {
+  api: MockApi;
+  pollMs: number;
+  checkReport: string | null;
+  realNow?: () => number;
+}
+
+/**
+ * Polls the mock API's /state with If-None-Match (a 304 costs nothing; a server that always answers 200
+ * works too: an unchanged body, apart from the clock moving on, is no change) and tells its listeners when
+ * the view changes. One poller for any number of browser tabs.
+ */
+export class StateFeed {
+  readonly #opts: FeedOptions;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(view: ConsoleView) => void>();
+  readonly #decisions = new Map<string, Decision>();
+  #view: ConsoleView;
+  #etag: string | undefined;
+  #fingerprint = '';
+  #checkStamp = '';
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  constructor(opts: FeedOptions) {
+    this.#opts = opts;
+    this.#now = opts.realNow ?? Date.now;
+    this.#view = {
+      version: 0,
+      source: opts.api.describe,
+      error: null,
+      service_offset_ms: 0,
+      state: null,
+      health: null,
+      approvals: [],
+      check: null,
+    };
+  }
+
+  get view(): ConsoleView {
+    return this.#view;
+  }
+
+  subscribe(listener: (view: ConsoleView) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.refresh(), this.#opts.pollMs);
+    void this.refresh();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  recordDecision(resumeUrl: string, decision: Decision): void {
+    this.#decisions.set(resumeUrl, decision);
+  }
+
+  /** Polls now (after an action); a call during a poll runs one more poll after it. */
+  refresh(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#poll();
+      } while (this.#again);
+    })().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #poll(): Promise<void> {
+    const next = { ...this.#view };
+    let changed = false;
+    try {
+      // A block expires by the clock alone; a server whose ETag follows writes only would answer 304.
+      const conditional = this.#etag !== undefined && !this.#blockDue();
+      const res = await this.#opts.api.call('GET', '/state', undefined, conditional ? this.#etag : undefined);
+      if (res.status === 200) {
+        const state = JSON.parse(res.body) as State;
+        this.#etag = res.etag;
+        const offset = Date.parse(state.now) - this.#now();
+        // Only a clock move (a jump of a second or more against real time) counts, not its ticking.
+        const fingerprint = `${Math.round(offset / 1000)}|${res.body.replace(/"now":"[^"]*"/, '')}`;
+        if (fingerprint !== this.#fingerprint || next.error !== null) {
+          this.#fingerprint = fingerprint;
+          next.state = state;
+          next.service_offset_ms = offset;
+          next.health = await this.#health();
+          changed = true;
+        }
+        next.error = null;
+      } else if (res.status !== 304) {
+        changed = next.error === null;
+        next.error = `GET /state answered ${res.status}`;
+      } else if (next.error !== null) {
+        next.error = null;
+        changed = true;
+      }
+    } catch (err) {
+      changed = next.error === null;
+      next.error = `the mock API at ${this.#opts.api.describe} does not answer: ${(err as Error).message}`;
+    }
+    if (await this.#readCheck(next)) changed = true;
+    const approvals = next.state ? approvalsOf(next.state, this.#decisions) : [];
+    if (JSON.stringify(approvals) !== JSON.stringify(this.#view.approvals)) changed = true;
+    next.approvals = approvals;
+    if (!changed) return;
+    next.version = this.#view.version + 1;
+    this.#view = next;
+    for (const listener of this.#listeners) listener(next);
+  }
+
+  #blockDue(): boolean {
+    const serviceNow = this.#now() + this.#view.service_offset_ms;
+    return (this.#view.state?.blocklist ?? []).some((b) => Date.parse(b.expires_at) <= serviceNow);
+  }
+
+  async #health(): Promise<Health | null> {
+    try {
+      const res = await this.#opts.api.call('GET', '/health');
+      return res.status === 200 ? (JSON.parse(res.body) as Health) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Re-reads the checker's report when its mtime or size changed; true when the view's copy changed. */
+  async #readCheck(next: ConsoleView): Promise<boolean> {
+    const path = this.#opts.checkReport;
+    if (path === null) return false;
+    let stamp = 'absent';
+    try {
+      const s = await stat(path);
+      stamp = `${s.mtimeMs}|${s.size}`;
+    } catch {
+      // no report yet
+    }
+    if (stamp === this.#checkStamp) return false;
+    this.#checkStamp = stamp;
+    if (stamp === 'absent') next.check = null;
+    else {
+      try {
+        next.check = JSON.parse(await readFile(path, 'utf8'));
+      } catch (err) {
+        next.check = { unreadable: (err as Error).message };
+      }
+    }
+    return true;
+  }
+}

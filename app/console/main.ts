@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
+import { randomBytes } from 'node:crypto';
+import { serve } from '@hono/node-server';
+import { createConsoleApp } from './app.js';
+import { loadConsoleConfig } from './config.js';
+import { StateFeed } from './feed.js';
+import { mockApiClient } from './mock-api.js';
+
+function main(): void {
+  let config: ReturnType<typeof loadConsoleConfig>;
+  try {
+    config = loadConsoleConfig(process.env);
+  } catch (err) {
+    process.stderr.write(`console: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const api = mockApiClient(
+    config.mockApiSocket ? { socketPath: config.mockApiSocket } : { url: config.mockApiUrl },
+  );
+  const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
+  const app = createConsoleApp({
+    feed,
+    api,
+    n8nUrl: config.n8nUrl,
+    n8nPublicUrl: config.n8nPublicUrl ?? config.n8nUrl,
+    allowedHosts: config.allowedHosts,
+    token: randomBytes(24).toString('base64url'),
+  });
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+    const host = info.address.includes(':') ? `[${info.address}]` : info.address;
+    process.stdout.write(`console listening on http://${host}:${info.port} (mock API: ${api.describe})\n`);
+    feed.start();
+  });
+  server.on('error', (err) => {
+    process.stderr.write(`console: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
+    process.exit(1);
+  });
+  const stop = (signal: string) => {
+    feed.stop();
+    api.close();
+    server.close(() => process.stdout.write(`console stopped (${signal})\n`, () => process.exit(0)));
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main();

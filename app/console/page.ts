@@ -1,0 +1,86 @@
+import { html } from 'hono/html';
+
+/**
+ * The page's shell. Everything dynamic is drawn by /console.js from /api/events; no inline script or
+ * style (the CSP forbids both). The token is in a meta tag for the page's own POSTs.
+ */
+export function renderPage(token: string) {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="console-token" content="${token}">
+<title>SOAR lab console</title>
+<link rel="stylesheet" href="/console.css">
+<script src="/console.js" defer></script>
+</head>
+<body>
+<header class="top">
+  <h1>SOAR lab console</h1>
+  <div class="pills" id="health">
+    <span class="pill" id="conn" data-state="connecting">connecting…</span>
+    <span class="pill">case mode <b id="case-mode">–</b></span>
+    <span class="pill">service clock <b id="clock">–</b></span>
+    <span class="pill">cases <b id="count-cases">–</b></span>
+    <span class="pill">notifications <b id="count-notifications">–</b></span>
+    <span class="pill">blocked <b id="count-blocklist">–</b></span>
+  </div>
+</header>
+<p id="message" class="message" role="status" aria-live="polite"></p>
+<main class="grid">
+  <section class="card wide" id="approvals-card">
+    <div class="card-head">
+      <h2>Approval requests</h2>
+      <label class="approver">Approver <input id="approver" maxlength="64" value="trainee" autocomplete="off"></label>
+    </div>
+    <div id="approvals"><p class="empty">No approval requests.</p></div>
+  </section>
+  <section class="card">
+    <h2>Blocklist <small>time left on the service clock</small></h2>
+    <table><thead><tr><th>IP</th><th>event</th><th>expires</th><th>left</th></tr></thead>
+    <tbody id="blocklist"></tbody></table>
+    <h3>History</h3>
+    <table><thead><tr><th>IP</th><th>event</th><th>removed</th><th>why</th></tr></thead>
+    <tbody id="history"></tbody></table>
+  </section>
+  <section class="card">
+    <h2>Controls</h2>
+    <div class="controls">
+      <div class="row"><span class="label">Case connector</span>
+        <select id="mode"><option>healthy</option><option>failed</option><option>fail_next_write</option></select>
+        <button id="set-mode" type="button">Set</button></div>
+      <div class="row"><span class="label">Move the clock</span>
+        <button class="clock" data-minutes="1" type="button">+1 min</button>
+        <button class="clock" data-minutes="5" type="button">+5 min</button>
+        <button class="clock" data-minutes="11" type="button">+11 min</button>
+        <button class="clock" data-minutes="60" type="button">+1 h</button></div>
+      <div class="row"><span class="label">Send a test alert</span>
+        <button class="alert" data-kind="positive" type="button">positive</button>
+        <button class="alert" data-kind="low_confidence" type="button">low confidence</button>
+        <button class="alert" data-kind="invalid" type="button">invalid</button></div>
+      <div class="row"><span class="label">Between exercises</span>
+        <button id="reset" class="danger" type="button">Reset…</button>
+        <button id="reset-confirm" class="danger solid" type="button" hidden>Yes, clear everything</button></div>
+    </div>
+    <div id="check"></div>
+  </section>
+  <section class="card wide">
+    <h2>Cases <small>click a row for the full record</small></h2>
+    <table class="cases"><thead><tr><th>event</th><th>final action</th><th>result</th><th>approver</th>
+      <th>verification</th><th>expiry</th><th>rollback</th><th>rev</th><th>changed</th></tr></thead>
+    <tbody id="cases"></tbody></table>
+  </section>
+  <section class="card">
+    <h2>Notifications <small>newest first</small></h2>
+    <ol id="notifications" class="feed"></ol>
+  </section>
+  <section class="card">
+    <h2>Journal <small>requests the mock API received, newest first</small></h2>
+    <ol id="journal" class="feed mono"></ol>
+  </section>
+</main>
+<footer class="foot" id="source"></footer>
+</body>
+</html>`;
+}

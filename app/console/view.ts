@@ -1,0 +1,64 @@
+import type { Health } from '../schemas/health.js';
+import type { State } from '../schemas/state.js';
+
+/** A decision the console posted to a resume URL, and what the workflow platform answered. */
+export interface Decision {
+  decision: 'approve' | 'reject';
+  approver: string;
+  status: number;
+  attempts: number;
+  at: string;
+}
+
+export interface ApprovalRequest {
+  notification_id: string;
+  event_id: string | null;
+  subject: string;
+  message: string;
+  resume_url: string;
+  accepted_at: string;
+  /** pending: nobody answered yet; answered: the console posted a decision; closed: the case is written. */
+  status: 'pending' | 'answered' | 'closed';
+  decision: Decision | null;
+}
+
+/** What the page renders: the mock API's state plus what the console knows about it. */
+export interface ConsoleView {
+  /** Bumped whenever anything below changes (SSE sends, clients compare). */
+  version: number;
+  source: string;
+  error: string | null;
+  /** Service clock minus real clock, in ms: the page counts down on Date.now() + this. */
+  service_offset_ms: number;
+  state: State | null;
+  health: Health | null;
+  approvals: ApprovalRequest[];
+  /** The stage checker's last report (reports/check-last.json), read loosely, or null. */
+  check: unknown;
+}
+
+/**
+ * The approval requests among the notifications, newest first. A request is closed once its event's case
+ * was written after it (the workflow records the case after the decision or the time limit).
+ */
+export function approvalsOf(state: State, decisions: ReadonlyMap<string, Decision>): ApprovalRequest[] {
+  const out: ApprovalRequest[] = [];
+  for (const n of state.notifications) {
+    const resumeUrl = n.resume_url;
+    if (n.channel !== 'approval' || typeof resumeUrl !== 'string') continue;
+    const eventId = typeof n.event_id === 'string' ? n.event_id : null;
+    const closed = state.cases.some((c) => c.event_id === eventId && c.updated_at >= n.accepted_at);
+    const decision = decisions.get(resumeUrl) ?? null;
+    out.push({
+      notification_id: n.id,
+      event_id: eventId,
+      subject: typeof n.subject === 'string' ? n.subject : 'Approval requested',
+      message: n.message,
+      resume_url: resumeUrl,
+      accepted_at: n.accepted_at,
+      status: closed ? 'closed' : decision && decision.status < 300 ? 'answered' : 'pending',
+      decision,
+    });
+  }
+  return out.reverse();
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { approvalsOf, type Decision } from '../../app/console/view.js';
+import type { State } from '../../app/schemas/state.js';
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 4, 0, s)).toISOString();
+const request = (id: number, eventId: string, s: number) => ({
+  id: `ntf-00000${id}`,
+  status: 'accepted' as const,
+  accepted_at: at(s),
+  message: 'approve?',
+  channel: 'approval',
+  event_id: eventId,
+  subject: `Approval requested: ${eventId}`,
+  resume_url: `http://127.0.0.1:5678/webhook-waiting/${id}?signature=ab`,
+});
+const state = (over: Partial<State>): State => ({
+  case_mode: 'healthy',
+  now: at(30),
+  cases: [],
+  notifications: [],
+  blocklist: [],
+  blocklist_history: [],
+  journal: [],
+  ...over,
+});
+const decision = (status: number): Decision => ({
+  decision: 'approve',
+  approver: 'ann',
+  status,
+  attempts: 1,
+  at: at(20),
+});
+
+describe('approval requests in the view', () => {
+  it('pending, answered once n8n took the decision, closed once the case was written after the request', () => {
+    const s = state({
+      notifications: [
+        request(1, 'evt-a', 1),
+        { id: 'ntf-000002', status: 'accepted', accepted_at: at(2), message: 'owner told', channel: 'email' },
+        request(3, 'evt-b', 3),
+        request(4, 'evt-c', 4),
+        request(5, 'evt-d', 5),
+      ],
+      cases: [
+        // evt-a written after its request: closed. evt-d written before its request (a re-delivery): not.
+        { event_id: 'evt-a', created_at: at(9), updated_at: at(9), revision: 1 },
+        { event_id: 'evt-d', created_at: at(0), updated_at: at(0), revision: 1 },
+      ],
+    });
+    const decisions = new Map([
+      ['http://127.0.0.1:5678/webhook-waiting/3?signature=ab', decision(200)],
+      ['http://127.0.0.1:5678/webhook-waiting/4?signature=ab', decision(409)],
+    ]);
+    expect(approvalsOf(s, decisions).map((a) => [a.event_id, a.status])).toEqual([
+      ['evt-d', 'pending'],
+      ['evt-c', 'pending'],
+      ['evt-b', 'answered'],
+      ['evt-a', 'closed'],
+    ]);
+  });
+
+  it('ignores notifications without a resume URL or on another channel', () => {
+    const { resume_url: _, ...noUrl } = request(1, 'evt-a', 1);
+    expect(
+      approvalsOf(
+        state({ notifications: [noUrl, { ...request(2, 'evt-b', 2), channel: 'email' }] }),
+        new Map(),
+      ),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+/** `make test-console`: the console in a real browser (needs chromium; test/console/run.sh installs it). */
+export default defineConfig({
+  test: {
+    include: ['test/console/**/*.browser.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
