@@ -54,7 +54,7 @@ test-engine: build ## build and run the compose lab on a private Docker engine, 
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
 	bash test/lab/run.sh
 
-bench: build ## load benchmark against a bare node:http server; writes bench/RESULTS.md
+bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
 
 acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, JSON_CONTENT_TYPE, renderError } from './errors.js';
-import { type AccessPolicy, accessControl } from './http/access.js';
+import { type AccessPolicy, accessCheck } from './http/access.js';
 import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
 import type { AppEnv } from './http/env.js';
-import { journalAndLog, type LogLine } from './http/journal.js';
+import { type LogLine, withPipeline } from './http/journal.js';
 import { buildOpenApi } from './openapi.js';
 import { blocklistRoutes } from './routes/blocklist.js';
 import { caseRoutes } from './routes/cases.js';
@@ -42,7 +42,8 @@ export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
 
 /**
  * Builds the service. No side effects: it reads no environment and opens no socket, so every test can
- * build a fresh one. Middleware order: journal+log (outermost, sees every status), access control, routes.
+ * build a fresh one. Its fetch is the pipeline (app/http/journal.ts): access control, the routes, then
+ * the journal and the log line (which see every status); the router itself has no middleware.
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const routeDeps: RouteDeps = {
@@ -88,8 +89,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
 
   const app = new Hono<AppEnv>();
-  app.use(journalAndLog(deps.store, deps.log, deps.realNow));
-  app.use(accessControl(deps.access));
   mount(app, endpoints);
 
   const methodsFor = allowedMethods(endpoints);
@@ -105,5 +104,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     );
   });
   app.onError((err) => renderError(err, deps.logError));
+  // app.request() calls this.fetch, so tests go through the same pipeline as the socket.
+  app.fetch = withPipeline(app.fetch, {
+    store: deps.store,
+    log: deps.log,
+    logError: deps.logError,
+    realNow: deps.realNow,
+    checkAccess: accessCheck(deps.access),
+  });
   return app;
 }

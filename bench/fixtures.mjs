@@ -1,16 +1,78 @@
-/** Shared by the load generator and the memory measurement, so both store the same records. */
+/**
+ * Workflow-sized records, shared by the load runs and the memory measurement: a case as the reference
+ * workflow writes it for a blocked outcome (app/acceptance/reference-workflow.ts, caseRecord), and the
+ * approval notification it sends, resume URL included. test/unit/bench-fixtures.test.ts holds their
+ * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
+ */
 
-/** A workflow's case record, close to what the reference workflow writes (about 380 bytes of JSON). */
-export const caseRecord = (eventId) => ({
+const IDENTITY = {
+  user: 'lab-admin',
+  role: 'administrator',
+  critical: true,
+  display_name: 'Lab Administrator',
+  department: 'IT Operations',
+  status: 'active',
+  mfa_enrolled: true,
+};
+
+/** The alert of event `eventId`, as the workflow's webhook receives it. */
+export const alert = (eventId) => ({
   event_id: eventId,
-  evidence: {
-    alert: { user: 'lab-admin', source_ip: '203.0.113.66', rule: 'impossible-travel', severity: 'high' },
-    identity: { user: 'lab-admin', role: 'administrator', critical: true },
-  },
-  approver: null,
-  result: 'pending_approval',
-  final_action: 'none',
-  verification: { blocked: false, checked_at: null },
-  expiry: { expires_minutes: 30 },
-  rollback: { needed: false },
+  event_type: 'suspicious_login',
+  user: 'lab-admin',
+  source_ip: '203.0.113.66',
+  confidence: 92,
+  environment: 'training',
+  successful_login: true,
+  failed_attempts: 3,
 });
+
+/** The case record of a blocked outcome (about 800 bytes of JSON). */
+export const caseRecord = (eventId) => {
+  const { failed_attempts, ...mapped } = alert(eventId);
+  return {
+    ...mapped,
+    evidence: { alert: { ...mapped, failed_attempts }, identity: IDENTITY },
+    case_action: 'create',
+    final_action: 'blocked',
+    verification: {
+      method: 'GET /blocklist/203.0.113.66',
+      blocked: true,
+      entry_event_id: eventId,
+      verified_at: '2026-03-01T09:00:06.000Z',
+    },
+    expiry: { expires_minutes: 10, expires_at: '2026-03-01T09:10:05.000Z' },
+    rollback: {
+      method: 'DELETE /blocklist/203.0.113.66',
+      workflow: 'Suspicious Login Rollback',
+      status: 'available',
+    },
+    approver: 'soc-lead',
+    decision: 'approval_requested',
+    result: 'blocked',
+  };
+};
+
+/** The approval request the workflow sends, with the signed resume URL of its Wait node. */
+export const approvalNotification = (eventId, i = 0) => ({
+  channel: 'approval',
+  recipient: 'soc-approver',
+  subject: 'Approval requested: block 203.0.113.66',
+  message:
+    'Suspicious login of lab-admin from 203.0.113.66 (confidence 92). Approve a 10-minute block by POSTing ' +
+    '{"decision":"approve","approver":"<name>"} to resume_url; anything else, or no answer in time, blocks nothing.',
+  event_id: eventId,
+  severity: 'high',
+  decision_requested: 'block_source_ip',
+  source_ip: '203.0.113.66',
+  expires_minutes: 10,
+  resume_url: `http://n8n:5678/webhook-waiting/${1000 + i}?signature=${'0123456789abcdef'.repeat(4)}`,
+});
+
+/** A case at the per-case limit: its JSON is just under 64 KiB. */
+export const largestCase = (eventId) => {
+  const base = { ...caseRecord(eventId), padding: '' };
+  // Room for what the service adds (created_at, updated_at, revision), so updates stay within the limit.
+  const room = 64 * 1024 - JSON.stringify(base).length - 160;
+  return { ...base, padding: 'x'.repeat(room) };
+};

@@ -22,7 +22,11 @@ export class Blocklist {
   readonly #active = new Map<string, ActiveEntry>();
   readonly #history: Ring<BlockHistoryRecord>;
 
-  constructor(historyLimit: number) {
+  /** `onChange`: told of every change, expiry included, so the store's state version moves (store.ts). */
+  constructor(
+    historyLimit: number,
+    private readonly onChange: () => void = () => {},
+  ) {
     this.#history = new Ring(historyLimit);
   }
 
@@ -42,6 +46,7 @@ export class Blocklist {
       expires_at: iso(expiresAtMs),
     };
     this.#active.set(entry.ip, { entry, expiresAtMs });
+    this.onChange();
     return done(entry);
   }
 
@@ -56,6 +61,7 @@ export class Blocklist {
     if (!present) return refused({ kind: 'not_blocked', ip });
     this.#active.delete(ip);
     this.#history.push({ ...present.entry, removed_at: iso(now), removed_reason: 'unblocked' });
+    this.onChange();
     return done(present.entry);
   }
 
@@ -72,6 +78,7 @@ export class Blocklist {
   clear(): void {
     this.#active.clear();
     this.#history.clear();
+    this.onChange();
   }
 
   #expire(now: number): void {
@@ -79,6 +86,7 @@ export class Blocklist {
       if (now < expiresAtMs) continue;
       this.#active.delete(ip);
       this.#history.push({ ...entry, removed_at: entry.expires_at, removed_reason: 'expired' });
+      this.onChange();
     }
   }
 }

@@ -11,6 +11,9 @@ const FAILED: Outcome<undefined> = refused({ kind: 'case_connector_failed' });
 export class CaseConnector {
   #mode: CaseMode = 'healthy';
 
+  /** `onChange`: told of every change, so the store's state version moves (store.ts). */
+  constructor(private readonly onChange: () => void = () => {}) {}
+
   get mode(): CaseMode {
     return this.#mode;
   }
@@ -18,6 +21,7 @@ export class CaseConnector {
   setMode(mode: CaseMode): CaseMode {
     const previous = this.#mode;
     this.#mode = mode;
+    this.onChange();
     return previous;
   }
 
@@ -28,7 +32,10 @@ export class CaseConnector {
   /** Called once per write, after the fields are valid, so a refused body does not use up the failure. */
   write(): Outcome<undefined> {
     if (this.#mode === 'healthy') return OK;
-    if (this.#mode === 'fail_next_write') this.#mode = 'healthy';
+    if (this.#mode === 'fail_next_write') {
+      this.#mode = 'healthy';
+      this.onChange();
+    }
     return FAILED;
   }
 }

@@ -7,12 +7,17 @@ export class Journal {
   readonly #ring: Ring<JournalEntry>;
   #seq = 0;
 
-  constructor(limit: number) {
+  /** `onChange`: told of every change, so the store's state version moves (store.ts). */
+  constructor(
+    limit: number,
+    private readonly onChange: () => void = () => {},
+  ) {
     this.#ring = new Ring(limit);
   }
 
   record(method: string, path: string, status: number, now: number): void {
     this.#ring.push({ seq: ++this.#seq, at: iso(now), method, path, status });
+    this.onChange();
   }
 
   list(): JournalEntry[] {
@@ -22,5 +27,6 @@ export class Journal {
   /** seq keeps counting across resets, so entries from before and after a reset are never confused. */
   clear(): void {
     this.#ring.clear();
+    this.onChange();
   }
 }

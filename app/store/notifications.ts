@@ -6,7 +6,11 @@ import { done, type Outcome, refused } from './outcome.js';
 export class NotificationStore {
   readonly #items: Notification[] = [];
 
-  constructor(readonly limit: number) {}
+  /** `onChange`: told of every change, so the store's state version moves (store.ts). */
+  constructor(
+    readonly limit: number,
+    private readonly onChange: () => void = () => {},
+  ) {}
 
   get size(): number {
     return this.#items.length;
@@ -26,6 +30,7 @@ export class NotificationStore {
       message: request.message,
     };
     this.#items.push(record);
+    this.onChange();
     return done(record);
   }
 
@@ -35,5 +40,6 @@ export class NotificationStore {
 
   clear(): void {
     this.#items.length = 0;
+    this.onChange();
   }
 }

@@ -15,18 +15,80 @@ export const LIMITS = {
   caseBytes: 64 * 1024,
 } as const;
 
-/** All in-memory state of one service instance. A fresh store per app keeps tests independent. */
-export class Store {
-  readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes);
-  readonly notifications = new NotificationStore(LIMITS.notifications);
-  readonly blocklist = new Blocklist(LIMITS.blocklistHistory);
-  readonly connector = new CaseConnector();
-  readonly journal = new Journal(LIMITS.journal);
+/** The parts of the state whose JSON is cached separately, each under its own version. */
+type Section = 'cases' | 'notifications' | 'blocklist' | 'journal';
 
-  constructor(readonly clock: Clock) {}
+/**
+ * All in-memory state of one service instance. A fresh store per app keeps tests independent.
+ *
+ * Every change, by any part, moves `version` (each part is handed a callback it calls on every change,
+ * the blocklist's expiry by time included; the clock's advance and reset too). `stateJson()` caches the
+ * serialised state per version, so a reader of an unchanged state costs no serialisation and a reader
+ * after a change can never be handed the old one. Each section's JSON is also cached under its own
+ * version: after a request is journaled only the journal is serialised again, not 1,000 cases.
+ */
+export class Store {
+  #version = 0;
+  /** Tells this store's versions from another's (a restart starts counting again from 0). */
+  readonly #id = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
+  readonly #sectionVersions: Record<Section, number> = {
+    cases: 0,
+    notifications: 0,
+    blocklist: 0,
+    journal: 0,
+  };
+  readonly #sectionJson = new Map<Section, { version: number; bytes: Buffer }>();
+  #cached: { version: number; parts: Buffer[]; length: number } | undefined;
+
+  readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes, this.#changed('cases'));
+  readonly notifications = new NotificationStore(LIMITS.notifications, this.#changed('notifications'));
+  readonly blocklist = new Blocklist(LIMITS.blocklistHistory, this.#changed('blocklist'));
+  readonly connector = new CaseConnector(this.#changed());
+  readonly journal = new Journal(LIMITS.journal, this.#changed('journal'));
+  /** The service clock; moving it is a change (every `now` read after it differs, entries may expire). */
+  readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    const moved = this.#changed();
+    this.clock = {
+      now: () => clock.now(),
+      advance: (ms) => {
+        clock.advance(ms);
+        moved();
+      },
+      reset: () => {
+        clock.reset();
+        moved();
+      },
+    };
+  }
+
+  #changed(section?: Section): () => void {
+    return () => {
+      this.#version++;
+      if (section) this.#sectionVersions[section]++;
+    };
+  }
 
   now(): number {
     return this.clock.now();
+  }
+
+  /**
+   * The state's version at `now`. Expiry is applied first, so an entry that expired by time alone (no
+   * request since) is a change like any other.
+   */
+  versionAt(now: number): number {
+    this.blocklist.active(now);
+    return this.#version;
+  }
+
+  /**
+   * A weak entity tag for the state at `now`: it changes with every change of the state, and only then.
+   * `now` itself is not part of it (it moves every millisecond); see docs/hardening.md, "GET /state".
+   */
+  etagAt(now: number): string {
+    return `W/"${this.#id}-${this.versionAt(now)}"`;
   }
 
   reset(): void {
@@ -50,4 +112,50 @@ export class Store {
       journal: this.journal.list(),
     };
   }
+
+  /**
+   * `JSON.stringify(this.snapshot())` at `now` in UTF-8, byte for byte (test/api/state-cache.test.ts holds
+   * it to that on a table of changes). Each section is kept serialised and encoded under its own version;
+   * an answer is one copy of those bytes with `now` put in: no serialising and no encoding per read, and
+   * the state is held once more at most (not as a string and a buffer both).
+   */
+  stateBody(now: number): Buffer {
+    const version = this.versionAt(now);
+    let cached = this.#cached;
+    if (cached?.version !== version) {
+      const parts = [
+        Buffer.from(`{"case_mode":${JSON.stringify(this.connector.mode)},"now":"`),
+        NOW_SLOT,
+        Buffer.from('","cases":'),
+        this.#section('cases', () => JSON.stringify(this.cases.list())),
+        Buffer.from(',"notifications":'),
+        this.#section('notifications', () => JSON.stringify(this.notifications.list())),
+        Buffer.from(',"blocklist":'),
+        this.#section('blocklist', () => {
+          const active = JSON.stringify(this.blocklist.active(now));
+          return `${active},"blocklist_history":${JSON.stringify(this.blocklist.history(now))}`;
+        }),
+        Buffer.from(',"journal":'),
+        this.#section('journal', () => JSON.stringify(this.journal.list())),
+        Buffer.from('}'),
+      ];
+      cached = { version, parts, length: parts.reduce((n, p) => n + p.length, 0) };
+      this.#cached = cached;
+    }
+    const stamp = Buffer.from(iso(now), 'latin1');
+    const parts = cached.parts.map((p) => (p === NOW_SLOT ? stamp : p));
+    return Buffer.concat(parts, cached.length - NOW_SLOT.length + stamp.length);
+  }
+
+  #section(name: Section, serialise: () => string): Buffer {
+    const version = this.#sectionVersions[name];
+    const cached = this.#sectionJson.get(name);
+    if (cached?.version === version) return cached.bytes;
+    const bytes = Buffer.from(serialise());
+    this.#sectionJson.set(name, { version, bytes });
+    return bytes;
+  }
 }
+
+/** Where `now` goes in the cached parts of the state. */
+const NOW_SLOT = Buffer.alloc(0);

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * The physical limit: the least a node:http server can do to answer the benchmarked routes' shapes. No
+ * framework, no validation, no journal, no log, no access checks. GET /health answers a constant JSON;
+ * GET /identity/<user> looks a constant record up; POST /cases parses the body and upserts a Map;
+ * POST /blocklist and DELETE /blocklist/<ip> set and delete a Map entry; GET /state serialises what it
+ * holds. It shares nothing with the service on purpose: it is what node:http itself costs, the bar the
+ * service's ratio is measured against (bench/run.mjs).
+ *
+ * Usage: PORT=<port> node bench/minimal-server.mjs
+ */
+import { createServer } from 'node:http';
+
+const TYPE = { 'content-type': 'application/json; charset=utf-8' };
+const HEALTH = JSON.stringify({ status: 'ok' });
+const IDENTITY = new Map([['lab-admin', JSON.stringify({ user: 'lab-admin', role: 'administrator' })]]);
+const cases = new Map();
+const notifications = [];
+const blocklist = new Map();
+
+const send = (res, status, body) => {
+  res.writeHead(status, TYPE);
+  res.end(body);
+};
+
+/** Reads the whole body, parses it; answers 400 on invalid JSON. */
+function withBody(req, res, then) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let value;
+    try {
+      value = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    } catch {
+      return send(res, 400, '{"error":"invalid json"}');
+    }
+    then(value);
+  });
+}
+
+// Exits normally on a signal, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
+
+createServer((req, res) => {
+  const { method, url } = req;
+  if (method === 'GET' && url === '/health') return send(res, 200, HEALTH);
+  if (method === 'GET' && url.startsWith('/identity/')) {
+    const found = IDENTITY.get(url.slice(10));
+    return found ? send(res, 200, found) : send(res, 404, '{"error":"not found"}');
+  }
+  if (method === 'GET' && url === '/state')
+    return send(
+      res,
+      200,
+      JSON.stringify({ cases: [...cases.values()], notifications, blocklist: [...blocklist.values()] }),
+    );
+  if (method === 'POST' && url === '/cases')
+    return withBody(req, res, (body) => {
+      const existing = cases.get(body.event_id);
+      const record = existing
+        ? { ...existing, ...body, revision: existing.revision + 1 }
+        : { ...body, revision: 1 };
+      cases.set(body.event_id, record);
+      send(res, existing ? 200 : 201, JSON.stringify(record));
+    });
+  if (method === 'POST' && url === '/notify')
+    return withBody(req, res, (body) => {
+      notifications.push(body);
+      send(res, 201, JSON.stringify(body));
+    });
+  if (method === 'POST' && url === '/blocklist')
+    return withBody(req, res, (body) => {
+      if (blocklist.has(body.ip)) return send(res, 409, '{"error":"already blocked"}');
+      blocklist.set(body.ip, body);
+      send(res, 201, JSON.stringify(body));
+    });
+  if (method === 'DELETE' && url.startsWith('/blocklist/')) {
+    const ip = url.slice(11);
+    const found = blocklist.get(ip);
+    if (!found) return send(res, 404, '{"error":"not blocked"}');
+    blocklist.delete(ip);
+    return send(res, 200, JSON.stringify(found));
+  }
+  if (method === 'POST' && url === '/reset')
+    return withBody(req, res, () => {
+      cases.clear();
+      notifications.length = 0;
+      blocklist.clear();
+      send(res, 200, '{"reset":true}');
+    });
+  send(res, 404, '{"error":"not found"}');
+}).listen(Number(process.env.PORT ?? 8090), process.env.HOST ?? '127.0.0.1', function () {
+  process.stdout.write(`listening on http://127.0.0.1:${this.address().port}\n`);
+});
