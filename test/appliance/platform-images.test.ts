@@ -16,13 +16,14 @@ function recipeTags(recipes: Record<string, string>): Record<string, string | un
   );
 }
 
-/** The images compose.yaml pulls (every service without `build:`). */
+/** The images compose.yaml pulls: those of services without `build:`, less the ones another service builds. */
 function pulledImages(composeText: string): string[] {
-  const file = ComposeFile.parse(parseYaml(composeText));
-  const images = Object.values(file.services)
+  const services = Object.values(ComposeFile.parse(parseYaml(composeText)).services);
+  const built = new Set(services.filter((s) => s.build !== undefined).map((s) => s.image));
+  const images = services
     .filter((s) => s.build === undefined)
     .map((s) => s.image)
-    .filter((i): i is string => typeof i === 'string');
+    .filter((i): i is string => typeof i === 'string' && !built.has(i));
   return [...new Set(images)].sort();
 }
 
