@@ -196,7 +196,8 @@ class CaseRun {
 
   async trigger(name: 'suspicious-login' | 'suspicious-login-rollback', payload: unknown): Promise<void> {
     const url = `${this.options.workflowUrl.replace(/\/+$/, '')}/webhook/${name}`;
-    await postTrigger(url, payload, this.options.timing, (message) => this.note(message));
+    const status = await postTrigger(url, payload, this.options.timing, (message) => this.note(message));
+    if (status < 200 || status >= 300) throw new Error(`POST ${url} answered ${status}`);
   }
 
   /**
@@ -257,15 +258,15 @@ class CaseRun {
 // The moves of a driver, shared by the matrix and the stage checker (app/acceptance/check/).
 
 /**
- * POSTs to a trigger. A freshly published n8n webhook answers 404 for about a second after readiness,
- * so a 404 is retried until the phase time is up; any other non-2xx is final.
+ * POSTs to a trigger and returns the status it finally answered. A freshly published n8n webhook answers
+ * 404 for about a second after readiness, so a 404 is retried until the phase time is up.
  */
 export async function postTrigger(
   url: string,
   payload: unknown,
   timing: Timing,
   note: (message: string) => void,
-): Promise<void> {
+): Promise<number> {
   const deadline = performance.now() + timing.phaseTimeoutMs;
   for (;;) {
     const response = await fetch(url, {
@@ -274,10 +275,7 @@ export async function postTrigger(
       body: JSON.stringify(payload),
     });
     await response.body?.cancel();
-    if (response.ok) return;
-    if (response.status !== 404 || performance.now() > deadline) {
-      throw new Error(`POST ${url} answered ${response.status}`);
-    }
+    if (response.status !== 404 || performance.now() > deadline) return response.status;
     note(`POST ${new URL(url).pathname} answered 404; retrying`);
     await sleep(Math.max(timing.pollMs, 250));
   }
