@@ -1,28 +1,62 @@
 /**
  * The "Suspicious Login Response" and "Suspicious Login Rollback" workflows as plain TypeScript: the
- * executable form of docs/workflow-protocol.md. One function per node of the seed's table (validate,
- * enrich, lookupCase, decide, approve, block, record); every effect is a real HTTP request to the mock
- * API, so the acceptance runner can judge this and the n8n export by the same destination state.
+ * executable form of docs/workflow-protocol.md. Every decision is a function of app/workflow/decisions.ts,
+ * the same code the n8n Code nodes run; this file only adds the requests (real HTTP to the mock API, so
+ * the acceptance runner judges this and the n8n export by the same destination state) and the order.
+ *
+ * The workflow is a table of node functions (REFERENCE_NODES, ROLLBACK_NODES); the run calls them in the
+ * protocol's order. A VARIANT (e.g. a broken copy for the stage checker) replaces one entry:
+ *
+ *   const above80: Partial<ResponseNodes> = {          // "> 80" instead of ">= 80"
+ *     decide: async (ctx, alert, selection) =>
+ *       alert.confidence > 80
+ *         ? REFERENCE_NODES.decide(ctx, alert, selection)
+ *         : { kind: 'record', outcome: belowThresholdOutcome() },
+ *   };
+ *   runSuspiciousLogin(payload, ctx, { ...REFERENCE_NODES, ...above80 });
+ *
+ * or, on the reference target, `startReferenceTarget({ ..., variant: { response: above80 } })`.
  */
-import { isIP } from 'node:net';
-import { z } from 'zod';
 import {
-  AlreadyBlockedSchema,
-  type BlockEntry,
-  BlockEntrySchema,
-  BlockLookupSchema,
-  type CaseRecord,
-  CaseSchema,
-  HealthSchema,
-  type Identity,
-  IdentitySchema,
-} from './api-schemas.js';
+  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  HEALTH_POLL_INTERVAL_SECONDS,
+  HEALTH_POLL_TRIES,
+} from '../workflow/constants.js';
+import {
+  type AlertValidation,
+  type ApprovalReading,
+  approvalNotification,
+  belowThresholdOutcome,
+  blockRequest,
+  buildCaseRecord,
+  buildRollbackRecord,
+  type CaseSelection,
+  caseWritten,
+  checkBlock,
+  checkIdentity,
+  connectorHealthy,
+  duplicateOutcome,
+  earlierBlockOutcome,
+  isConnectorFailure,
+  type Json,
+  type MappedAlert,
+  noActionOutcome,
+  type Outcome,
+  ownerNotification,
+  type RollbackTrigger,
+  readApproval,
+  requiresApproval,
+  rollbackSourceIp,
+  selectCaseAction,
+  unblocked,
+  validateAlert,
+  validateRollbackTrigger,
+  validationNotification,
+  verifiedAbsent,
+  verifiedBlockOutcome,
+  withRecordRetry,
+} from '../workflow/decisions.js';
 import type { ApiResponse, ApiTransport } from './transport.js';
-
-export const APPROVAL_THRESHOLD = 80;
-export const BLOCK_EXPIRES_MINUTES = 10;
-export const RESPONSE_WORKFLOW = 'Suspicious Login Response';
-export const ROLLBACK_WORKFLOW = 'Suspicious Login Rollback';
 
 /** What the approver's POST to the resume URL produced, as the Wait node of n8n would see it. */
 export type ApprovalOutcome =
@@ -52,15 +86,15 @@ export interface RunContext {
 
 export interface WorkflowSettings {
   approvalTimeoutMs: number;
-  /** Record's resume after a connector failure: the protocol says 30 tries, 2 s apart. */
+  /** Record's resume after a connector failure: at most this many GET /health, this far apart. */
   healthPollTries: number;
   healthPollIntervalMs: number;
 }
 
 export const DEFAULT_SETTINGS: WorkflowSettings = {
-  approvalTimeoutMs: 120_000,
-  healthPollTries: 30,
-  healthPollIntervalMs: 2_000,
+  approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000,
+  healthPollTries: HEALTH_POLL_TRIES,
+  healthPollIntervalMs: HEALTH_POLL_INTERVAL_SECONDS * 1000,
 };
 
 /** The run stopped on purpose (n8n: Stop and Error), after recording why. */
@@ -73,57 +107,134 @@ export class RunFailed extends Error {
   override name = 'RunFailed';
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// 1. Validate
+/** Decide's verdict: record an outcome at once (below threshold, duplicate delivery), or ask. */
+export type Decision = { kind: 'record'; outcome: Outcome } | { kind: 'request_approval' };
 
-const AlertSchema = z.object({
-  // The mock API keys cases by event_id of 1-128 characters: a longer one could never be recorded.
-  event_id: z.string().min(1).max(128),
-  event_type: z.string().min(1),
-  user: z.string().min(1),
-  source_ip: z.string().refine((value) => isIP(value) !== 0),
-  confidence: z.int().min(0).max(100),
-  environment: z.literal('training'),
-  successful_login: z.boolean(),
-});
-export type Alert = z.infer<typeof AlertSchema> & { failed_attempts: number | null };
-
-/** How each field must look, for the error sentences of the validation notification. */
-const FIELD_RULES: Record<keyof z.infer<typeof AlertSchema>, string> = {
-  event_id: 'a non-empty string of at most 128 characters',
-  event_type: 'a non-empty string',
-  user: 'a non-empty string',
-  source_ip: 'an IP address',
-  confidence: 'an integer from 0 to 100',
-  environment: '"training"',
-  successful_login: 'a boolean',
-};
-
-const RecordSchema = z.record(z.string(), z.unknown());
-
-export type Validation = { ok: true; alert: Alert } | { ok: false; errors: string[]; eventId: string | null };
-
-export function validate(payload: unknown): Validation {
-  const body = RecordSchema.safeParse(payload);
-  if (!body.success) return { ok: false, errors: ['the alert must be a JSON object'], eventId: null };
-  const fields = body.data;
-  const eventId = typeof fields.event_id === 'string' ? fields.event_id : null;
-  const parsed = AlertSchema.safeParse(fields);
-  if (!parsed.success) {
-    const errors: string[] = [];
-    for (const [field, rule] of Object.entries(FIELD_RULES)) {
-      if (!parsed.error.issues.some((issue) => issue.path[0] === field)) continue;
-      const value = fields[field];
-      errors.push(
-        value === undefined || value === null ? `${field} is required` : `${field} must be ${rule}`,
-      );
-    }
-    return { ok: false, errors, eventId };
-  }
-  // failed_attempts is evidence, not a condition of the run: kept when it is a count, otherwise null.
-  const attempts = z.int().min(0).safeParse(fields.failed_attempts);
-  return { ok: true, alert: { ...parsed.data, failed_attempts: attempts.success ? attempts.data : null } };
+/** The response workflow's nodes; n8n's node names in brackets. */
+export interface ResponseNodes {
+  /** [Validate] step 1, no request. */
+  validate(payload: unknown): AlertValidation;
+  /** [Enrich, Check identity] step 2: the identity, or the validation notification and StopRun. */
+  enrich(ctx: RunContext, alert: MappedAlert): Promise<Json | null>;
+  /** [Case lookup, Select case action] step 3. */
+  lookupCase(ctx: RunContext, alert: MappedAlert): Promise<CaseSelection>;
+  /** [Decide, Below threshold, Duplicate delivery?, Case exists?, Blocklist lookup, ...] step 4. */
+  decide(ctx: RunContext, alert: MappedAlert, selection: CaseSelection): Promise<Decision>;
+  /** [Request approval, Wait for approval, Read decision] step 5. */
+  approve(ctx: RunContext, alert: MappedAlert): Promise<ApprovalReading>;
+  /** [No action] step 5: the outcome of a rejection or timeout. */
+  noAction(reading: ApprovalReading): Outcome;
+  /** [Block, Check block, Verify block, Check verification] step 6: the blocked outcome. */
+  block(ctx: RunContext, alert: MappedAlert, approval: ApprovalReading): Promise<Outcome>;
+  /** [Build record] step 7. */
+  buildRecord(validation: AlertValidation, identity: Json | null, caseAction: string, outcome: Outcome): Json;
+  /** [Record, Case written?, Connector failure?, Notify owner, Health, ..., Add record_retry] step 7. */
+  record(ctx: RunContext, alert: MappedAlert, record: Json): Promise<void>;
 }
+
+export const REFERENCE_NODES: ResponseNodes = {
+  validate: validateAlert,
+
+  async enrich(ctx, alert) {
+    const answer = await call(ctx, 'GET', `/identity/${encodeURIComponent(alert.user)}`);
+    const check = checkIdentity(answer.status, answer.body, alert);
+    if (!check.valid) return recordValidationError(ctx, check.errors, check.event_id);
+    ctx.trace('enrich', `identity ${alert.user}`);
+    return check.identity;
+  },
+
+  async lookupCase(ctx, alert) {
+    const answer = await call(ctx, 'GET', `/cases/${encodeURIComponent(alert.event_id)}`);
+    const selection = selectCaseAction(answer.status, answer.body);
+    ctx.trace('lookupCase', `${selection.case_action}${selection.duplicate ? ' (case says blocked)' : ''}`);
+    return selection;
+  },
+
+  async decide(ctx, alert, selection) {
+    if (!requiresApproval(alert)) {
+      ctx.trace('decide', `confidence ${alert.confidence}: below the threshold, no containment`);
+      return { kind: 'record', outcome: belowThresholdOutcome() };
+    }
+    if (selection.duplicate) {
+      ctx.trace('decide', 'duplicate delivery: the case is already blocked');
+      return { kind: 'record', outcome: duplicateOutcome() };
+    }
+    if (selection.case_action === 'update') {
+      // A case that does not say blocked may still have a block of this event behind it (a record that
+      // never landed); only this update path pays for the lookup, so other runs make no blocklist request.
+      const answer = await call(ctx, 'GET', `/blocklist/${encodeURIComponent(alert.source_ip)}`);
+      const earlier = earlierBlockOutcome(answer.status, answer.body, alert, ctx.now().toISOString());
+      if (earlier !== null) {
+        ctx.trace('decide', 'duplicate delivery: the address is already blocked for this event');
+        return { kind: 'record', outcome: earlier };
+      }
+    }
+    ctx.trace('decide', `confidence ${alert.confidence}: approval requested`);
+    return { kind: 'request_approval' };
+  },
+
+  async approve(ctx, alert) {
+    // The wait exists before the request goes out, so an approver who answers at once finds it.
+    const wait = ctx.openApprovalWait(ctx.settings.approvalTimeoutMs);
+    try {
+      const seconds = ctx.settings.approvalTimeoutMs / 1000;
+      await notify(ctx, approvalNotification(alert, seconds, wait.resumeUrl));
+    } catch (error) {
+      wait.cancel();
+      throw error;
+    }
+    const outcome = await wait.outcome;
+    if (outcome.kind === 'cancelled') throw new RunFailed('the run was cancelled while waiting for approval');
+    const reading = readApproval(
+      outcome.kind === 'resumed',
+      outcome.kind === 'resumed' ? outcome.body : null,
+    );
+    ctx.trace('approve', `${reading.result} (approver ${reading.approver ?? 'none'})`);
+    return reading;
+  },
+
+  noAction: noActionOutcome,
+
+  async block(ctx, alert, approval) {
+    const answer = await call(ctx, 'POST', '/blocklist', blockRequest(alert));
+    const made = checkBlock(answer.status, answer.body, alert);
+    ctx.trace('block', made.block);
+    const lookup = await call(ctx, 'GET', `/blocklist/${encodeURIComponent(alert.source_ip)}`);
+    const outcome = verifiedBlockOutcome(
+      lookup.status,
+      lookup.body,
+      alert,
+      approval.approver,
+      ctx.now().toISOString(),
+    );
+    ctx.trace('block', `verified: ${alert.source_ip} blocked for this event`);
+    return outcome;
+  },
+
+  buildRecord(validation, identity, caseAction, outcome) {
+    if (!validation.valid) throw new RunFailed('buildRecord: the alert is not valid');
+    return buildCaseRecord(validation, identity, caseAction, outcome);
+  },
+
+  /**
+   * A 5xx (the case connector) does not end the run and repeats nothing before it: the owner is told
+   * once, and only this write is resumed once GET /health says the connector is healthy.
+   */
+  async record(ctx, alert, record) {
+    const first = await call(ctx, 'POST', '/cases', record);
+    if (caseWritten(first.status)) {
+      ctx.trace('record', `case written (${first.status})`);
+      return;
+    }
+    if (!isConnectorFailure(first.status, 0)) throw unexpected(first, 'Case write failed: POST /cases');
+    ctx.trace('record', `case write failed with ${first.status}: owner notified, waiting for the connector`);
+    await notify(ctx, ownerNotification(alert, first.status, first.body, String(record.result)));
+    await waitForHealthyConnector(ctx);
+    const second = await call(ctx, 'POST', '/cases', withRecordRetry(record));
+    if (!caseWritten(second.status)) throw unexpected(second, 'Case write failed: POST /cases (resumed)');
+    ctx.trace('record', 'case written on the second attempt');
+  },
+};
 
 /** The one validation notification of a stopped run; also used when Enrich stops it. */
 async function recordValidationError(
@@ -132,360 +243,114 @@ async function recordValidationError(
   eventId: string | null,
 ): Promise<never> {
   ctx.trace('validate', `rejected: ${errors.join('; ')}`);
-  await notify(ctx, {
-    channel: 'validation',
-    recipient: 'soc-analyst',
-    subject: 'Alert rejected by validation',
-    message: errors.join('; '),
-    event_id: eventId,
-    severity: 'low',
-    errors,
-  });
-  throw new StopRun(errors.join('; '));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 2. Enrich
-
-export async function enrich(ctx: RunContext, alert: Alert): Promise<Identity> {
-  const answer = await call(ctx, 'GET', `/identity/${encodeURIComponent(alert.user)}`);
-  if (answer.status === 404) return recordValidationError(ctx, ['identity not found'], alert.event_id);
-  const identity = parseAnswer(answer, 200, IdentitySchema, 'GET /identity');
-  // The seed: the returned identity must belong to the triggering user.
-  if (identity.user !== alert.user) return recordValidationError(ctx, ['identity mismatch'], alert.event_id);
-  ctx.trace('enrich', `identity ${identity.user}`);
-  return identity;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 3. Case lookup
-
-export type CaseLookup = { action: 'create' } | { action: 'update'; existing: CaseRecord };
-
-export async function lookupCase(ctx: RunContext, eventId: string): Promise<CaseLookup> {
-  const answer = await call(ctx, 'GET', `/cases/${encodeURIComponent(eventId)}`);
-  if (answer.status === 404) {
-    ctx.trace('lookupCase', 'no case: create');
-    return { action: 'create' };
-  }
-  const existing = parseAnswer(answer, 200, CaseSchema, 'GET /cases');
-  ctx.trace('lookupCase', `case exists (final_action ${existing.final_action ?? 'unset'}): update`);
-  return { action: 'update', existing };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 4. Decide
-
-export type Decision =
-  | { kind: 'below_threshold' }
-  | { kind: 'request_approval' }
-  /** An earlier delivery already blocked: record the duplicate, ask nobody, block nothing. */
-  | { kind: 'duplicate'; finalAction: string; block: BlockResult | null };
-
-export async function decide(ctx: RunContext, alert: Alert, lookup: CaseLookup): Promise<Decision> {
-  if (alert.confidence < APPROVAL_THRESHOLD) {
-    ctx.trace('decide', `confidence ${alert.confidence} < ${APPROVAL_THRESHOLD}: no containment`);
-    return { kind: 'below_threshold' };
-  }
-  if (lookup.action === 'update') {
-    if (lookup.existing.final_action === 'blocked') {
-      ctx.trace('decide', 'duplicate delivery: the case is already blocked');
-      return { kind: 'duplicate', finalAction: 'blocked', block: null };
-    }
-    // A case that does not say blocked may still have a block of this event behind it (a record that
-    // never landed); only this update path pays for the lookup, so other runs make no blocklist request.
-    const entry = await findBlock(ctx, alert.source_ip);
-    if (entry !== null && entry.event_id === alert.event_id) {
-      ctx.trace('decide', 'duplicate delivery: the address is already blocked for this event');
-      return { kind: 'duplicate', finalAction: 'blocked', block: { entry, verifiedAt: ctx.now() } };
-    }
-  }
-  ctx.trace('decide', `confidence ${alert.confidence} >= ${APPROVAL_THRESHOLD}: approval requested`);
-  return { kind: 'request_approval' };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 5. Approve
-
-export type Approval =
-  | { approved: true; approver: string }
-  | { approved: false; approver: string | null; result: 'approval_rejected' | 'approval_timed_out' };
-
-const ResumeBodySchema = z.looseObject({ decision: z.unknown(), approver: z.unknown() });
-
-export async function approve(ctx: RunContext, alert: Alert): Promise<Approval> {
-  // The wait exists before the request goes out, so an approver who answers at once finds it.
-  const wait = ctx.openApprovalWait(ctx.settings.approvalTimeoutMs);
-  try {
-    await notify(ctx, {
-      channel: 'approval',
-      recipient: 'soc-approver',
-      subject: `Approval requested: block ${alert.source_ip}`,
-      message:
-        `Suspicious login of ${alert.user} from ${alert.source_ip} (confidence ${alert.confidence}). ` +
-        `Approve a ${BLOCK_EXPIRES_MINUTES}-minute block by POSTing {"decision":"approve","approver":"<name>"} ` +
-        'to resume_url; anything else, or no answer in time, blocks nothing.',
-      event_id: alert.event_id,
-      severity: 'high',
-      decision_requested: 'block_source_ip',
-      source_ip: alert.source_ip,
-      expires_minutes: BLOCK_EXPIRES_MINUTES,
-      resume_url: wait.resumeUrl,
-    });
-  } catch (error) {
-    wait.cancel();
-    throw error;
-  }
-  const outcome = await wait.outcome;
-  if (outcome.kind === 'cancelled') throw new RunFailed('the run was cancelled while waiting for approval');
-  if (outcome.kind === 'timed_out') {
-    ctx.trace('approve', 'no answer within the time limit');
-    return { approved: false, approver: null, result: 'approval_timed_out' };
-  }
-  const body = ResumeBodySchema.safeParse(outcome.body);
-  const decision = body.success ? body.data.decision : undefined;
-  const named = body.success && typeof body.data.approver === 'string' ? body.data.approver.trim() : '';
-  const approver = named === '' ? null : named;
-  if (decision === 'approve' && approver !== null) {
-    ctx.trace('approve', `approved by ${approver}`);
-    return { approved: true, approver };
-  }
-  ctx.trace('approve', `not approved (decision ${JSON.stringify(decision)}, approver ${approver ?? 'none'})`);
-  return { approved: false, approver, result: 'approval_rejected' };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 6. Block
-
-export interface BlockResult {
-  entry: BlockEntry;
-  verifiedAt: Date;
-}
-
-export async function block(ctx: RunContext, alert: Alert): Promise<BlockResult> {
-  const answer = await call(ctx, 'POST', '/blocklist', {
-    ip: alert.source_ip,
-    event_id: alert.event_id,
-    expires_minutes: BLOCK_EXPIRES_MINUTES,
-  });
-  if (answer.status === 409) {
-    // Made by an earlier delivery of this event: it counts as the block and is not repeated.
-    const conflict = AlreadyBlockedSchema.safeParse(answer.body);
-    if (!conflict.success || conflict.data.entry.event_id !== alert.event_id) {
-      throw new RunFailed(`${alert.source_ip} is already blocked for another event`);
-    }
-    ctx.trace('block', 'already blocked by an earlier delivery of this event');
-  } else {
-    parseAnswer(answer, 201, BlockEntrySchema, 'POST /blocklist');
-  }
-  const entry = await findBlock(ctx, alert.source_ip);
-  if (entry === null || entry.event_id !== alert.event_id || entry.ip !== alert.source_ip) {
-    throw new RunFailed(
-      `verification failed: GET /blocklist/${alert.source_ip} shows no entry of this event`,
-    );
-  }
-  ctx.trace('block', `verified: ${entry.ip} blocked until ${entry.expires_at}`);
-  return { entry, verifiedAt: ctx.now() };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// 7. Record
-
-export type CaseWrite = Record<string, unknown> & { event_id: string };
-
-/**
- * Writes the case. A 5xx (the case connector) does not end the run and repeats nothing before it: the
- * owner is told once, and only this write is resumed once GET /health says the connector is healthy.
- */
-export async function record(ctx: RunContext, write: CaseWrite): Promise<void> {
-  const first = await call(ctx, 'POST', '/cases', write);
-  if (first.status === 200 || first.status === 201) {
-    ctx.trace('record', `case ${first.status === 201 ? 'created' : 'updated'}`);
-    return;
-  }
-  if (first.status < 500) throw unexpected(first, 'POST /cases');
-  ctx.trace('record', `case write failed with ${first.status}: owner notified, waiting for the connector`);
-  await notify(ctx, {
-    channel: 'owner',
-    recipient: 'case-owner',
-    subject: `Case write failed: ${write.event_id}`,
-    message: `The case write for ${write.event_id} failed with status ${first.status}. Earlier steps are done and are not repeated; the record is written again once the case connector is healthy.`,
-    event_id: write.event_id,
-    severity: 'high',
-    pending: 'record',
-  });
-  await waitForHealthyConnector(ctx);
-  const second = await call(ctx, 'POST', '/cases', {
-    ...write,
-    record_retry: { attempts: 2, owner_notified: true },
-  });
-  if (second.status !== 200 && second.status !== 201) throw unexpected(second, 'POST /cases (resumed)');
-  ctx.trace('record', 'case written on the second attempt');
+  await notify(ctx, validationNotification(errors, eventId));
+  throw new StopRun(`Alert rejected: ${errors.join('; ')}`);
 }
 
 async function waitForHealthyConnector(ctx: RunContext): Promise<void> {
   for (let attempt = 1; attempt <= ctx.settings.healthPollTries; attempt += 1) {
-    const health = HealthSchema.safeParse((await call(ctx, 'GET', '/health')).body);
-    if (health.success && health.data.case_mode === 'healthy') return;
+    const health = await call(ctx, 'GET', '/health');
+    if (connectorHealthy(health.status, health.body)) return;
     if (attempt < ctx.settings.healthPollTries) await pause(ctx.settings.healthPollIntervalMs, ctx.signal);
   }
   throw new RunFailed(`the case connector stayed unhealthy for ${ctx.settings.healthPollTries} checks`);
 }
 
-/** The case record of the protocol's step 7, from what the earlier nodes found. */
-export function caseRecord(
-  alert: Alert,
-  identity: Identity,
-  lookup: CaseLookup,
-  outcome:
-    | { result: 'below_threshold' }
-    | { result: 'approval_rejected' | 'approval_timed_out'; approver: string | null }
-    | { result: 'blocked'; approver: string; block: BlockResult }
-    | { result: 'duplicate_delivery'; finalAction: string; block: BlockResult | null },
-): CaseWrite {
-  const { failed_attempts, ...mapped } = alert;
-  const base = {
-    ...mapped,
-    evidence: { alert: { ...mapped, failed_attempts }, identity },
-    case_action: lookup.action,
-  };
-  switch (outcome.result) {
-    case 'below_threshold':
-      return {
-        ...base,
-        ...noBlock(),
-        approver: null,
-        decision: 'below_threshold',
-        result: 'below_threshold',
-      };
-    case 'approval_rejected':
-    case 'approval_timed_out':
-      return {
-        ...base,
-        ...noBlock(),
-        approver: outcome.approver,
-        decision: 'approval_requested',
-        result: outcome.result,
-      };
-    case 'blocked':
-      return {
-        ...base,
-        ...blockedFields(alert, outcome.block.entry, outcome.block.verifiedAt),
-        approver: outcome.approver,
-        decision: 'approval_requested',
-        result: 'blocked',
-      };
-    case 'duplicate_delivery':
-      // Approver, verification, expiry and rollback of the first run stay: an update replaces only the
-      // fields it sends. Only a block found without a case record brings its own block fields.
-      return {
-        ...base,
-        ...(outcome.block === null
-          ? {}
-          : blockedFields(alert, outcome.block.entry, outcome.block.verifiedAt)),
-        result: 'duplicate_delivery',
-        final_action: outcome.finalAction,
-      };
+/** The response workflow: the nodes in the protocol's order. */
+export async function runSuspiciousLogin(
+  payload: unknown,
+  ctx: RunContext,
+  nodes: ResponseNodes = REFERENCE_NODES,
+): Promise<void> {
+  const validation = nodes.validate(payload);
+  if (!validation.valid) return recordValidationError(ctx, validation.errors, validation.event_id);
+  const { alert } = validation;
+  const identity = await nodes.enrich(ctx, alert);
+  const selection = await nodes.lookupCase(ctx, alert);
+  const decision = await nodes.decide(ctx, alert, selection);
+  let outcome: Outcome;
+  if (decision.kind === 'record') outcome = decision.outcome;
+  else {
+    const approval = await nodes.approve(ctx, alert);
+    outcome = approval.approved ? await nodes.block(ctx, alert, approval) : nodes.noAction(approval);
   }
-}
-
-function noBlock() {
-  return {
-    final_action: 'none',
-    verification: { method: 'none', blocked: false },
-    expiry: null,
-    rollback: null,
-  };
-}
-
-function blockedFields(alert: Alert, entry: BlockEntry, verifiedAt: Date) {
-  return {
-    final_action: 'blocked',
-    verification: {
-      method: `GET /blocklist/${alert.source_ip}`,
-      blocked: true,
-      entry_event_id: entry.event_id,
-      verified_at: verifiedAt.toISOString(),
-    },
-    expiry: { expires_minutes: BLOCK_EXPIRES_MINUTES, expires_at: entry.expires_at },
-    rollback: {
-      method: `DELETE /blocklist/${alert.source_ip}`,
-      workflow: ROLLBACK_WORKFLOW,
-      status: 'available',
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The response workflow: the nodes in the seed's order.
-
-export async function runSuspiciousLogin(payload: unknown, ctx: RunContext): Promise<void> {
-  const validation = validate(payload);
-  if (!validation.ok) return recordValidationError(ctx, validation.errors, validation.eventId);
-  const alert = validation.alert;
-  const identity = await enrich(ctx, alert);
-  const lookup = await lookupCase(ctx, alert.event_id);
-  const decision = await decide(ctx, alert, lookup);
-  if (decision.kind === 'below_threshold') {
-    return record(ctx, caseRecord(alert, identity, lookup, { result: 'below_threshold' }));
-  }
-  if (decision.kind === 'duplicate') {
-    const { finalAction, block: earlier } = decision;
-    return record(
-      ctx,
-      caseRecord(alert, identity, lookup, { result: 'duplicate_delivery', finalAction, block: earlier }),
-    );
-  }
-  const approval = await approve(ctx, alert);
-  if (!approval.approved) {
-    return record(ctx, caseRecord(alert, identity, lookup, approval));
-  }
-  const blocked = await block(ctx, alert);
-  return record(
-    ctx,
-    caseRecord(alert, identity, lookup, { result: 'blocked', approver: approval.approver, block: blocked }),
-  );
+  await nodes.record(ctx, alert, nodes.buildRecord(validation, identity, selection.case_action, outcome));
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // The rollback workflow: remove the exact entry, verify its absence, record the recovery time.
 
-const RollbackPayloadSchema = z.looseObject({ event_id: z.string().min(1) });
+export interface RollbackNodes {
+  /** [Validate] */
+  validate(payload: unknown): RollbackTrigger;
+  /** [Case lookup, Case found?] the blocked address, or StopRun. */
+  lookupCase(ctx: RunContext, eventId: string): Promise<string>;
+  /** [Unblock, Unblocked?] whether an entry was removed (false: it was already gone). */
+  unblock(ctx: RunContext, ip: string): Promise<boolean>;
+  /** [Verify absence, Absent?] */
+  verifyAbsence(ctx: RunContext, ip: string): Promise<void>;
+  /** [Build rollback record, Record rollback] */
+  recordRollback(ctx: RunContext, eventId: string, ip: string, entryRemoved: boolean): Promise<void>;
+}
 
-export async function runRollback(payload: unknown, ctx: RunContext): Promise<void> {
-  const trigger = RollbackPayloadSchema.safeParse(payload);
-  if (!trigger.success) throw new StopRun('rollback: event_id is required');
-  const eventId = trigger.data.event_id;
-  const lookup = await lookupCase(ctx, eventId);
-  if (lookup.action === 'create') throw new StopRun(`rollback: no case for ${eventId}`);
-  const ip = lookup.existing.source_ip;
-  if (ip === undefined || isIP(ip) === 0)
-    throw new RunFailed(`rollback: the case of ${eventId} names no source_ip`);
+export const ROLLBACK_NODES: RollbackNodes = {
+  validate: validateRollbackTrigger,
 
-  const removal = await call(ctx, 'DELETE', `/blocklist/${encodeURIComponent(ip)}`);
-  // 404 not_blocked: the entry is already gone (expired, or an earlier rollback); absence is what counts.
-  if (removal.status !== 200 && removal.status !== 404) throw unexpected(removal, 'DELETE /blocklist');
-  ctx.trace('unblock', removal.status === 200 ? `${ip} removed` : `${ip} was not blocked`);
+  async lookupCase(ctx, eventId) {
+    const answer = await call(ctx, 'GET', `/cases/${encodeURIComponent(eventId)}`);
+    const ip = rollbackSourceIp(answer.status, answer.body);
+    if (ip === null) {
+      throw new StopRun(
+        `Rollback failed: GET /cases/${eventId} answered ${answer.status} (no case with a source_ip)`,
+      );
+    }
+    return ip;
+  },
 
-  if ((await findBlock(ctx, ip)) !== null) throw new RunFailed(`rollback: ${ip} is still blocked`);
-  const completedAt = ctx.now();
-  const recoverySeconds = (completedAt.getTime() - ctx.triggeredAt.getTime()) / 1000;
-  ctx.trace('verifyAbsent', `${ip} absent after ${recoverySeconds} s`);
+  async unblock(ctx, ip) {
+    const removal = await call(ctx, 'DELETE', `/blocklist/${encodeURIComponent(ip)}`);
+    // 404 not_blocked: the entry is already gone (expired, or an earlier rollback); absence is what counts.
+    if (!unblocked(removal.status, removal.body))
+      throw unexpected(removal, 'Rollback failed: DELETE /blocklist');
+    ctx.trace('unblock', removal.status === 200 ? `${ip} removed` : `${ip} was not blocked`);
+    return removal.status === 200;
+  },
 
-  const answer = await call(ctx, 'POST', '/cases', {
-    event_id: eventId,
-    rollback: {
-      method: `DELETE /blocklist/${ip}`,
-      status: 'completed',
-      verified_absent: true,
-      requested_at: ctx.triggeredAt.toISOString(),
-      completed_at: completedAt.toISOString(),
-      recovery_seconds: recoverySeconds,
-    },
-    final_action: 'rolled_back',
-  });
-  if (answer.status !== 200 && answer.status !== 201) throw unexpected(answer, 'POST /cases (rollback)');
-  ctx.trace('recordRollback', 'case updated: rolled_back');
+  async verifyAbsence(ctx, ip) {
+    const lookup = await call(ctx, 'GET', `/blocklist/${encodeURIComponent(ip)}`);
+    if (!verifiedAbsent(lookup.status, lookup.body)) {
+      throw unexpected(lookup, 'Rollback failed: GET /blocklist still answers');
+    }
+  },
+
+  async recordRollback(ctx, eventId, ip, entryRemoved) {
+    const record = buildRollbackRecord(
+      eventId,
+      ip,
+      entryRemoved,
+      ctx.triggeredAt.toISOString(),
+      ctx.now().toISOString(),
+    );
+    ctx.trace('verifyAbsent', `${ip} absent after ${record.rollback.recovery_seconds} s`);
+    const answer = await call(ctx, 'POST', '/cases', record);
+    if (!caseWritten(answer.status)) throw unexpected(answer, 'POST /cases (rollback)');
+    ctx.trace('recordRollback', 'case updated: rolled_back');
+  },
+};
+
+export async function runRollback(
+  payload: unknown,
+  ctx: RunContext,
+  nodes: RollbackNodes = ROLLBACK_NODES,
+): Promise<void> {
+  const trigger = nodes.validate(payload);
+  if (!trigger.valid || trigger.event_id === null) {
+    throw new StopRun(`Rollback rejected: ${trigger.errors.join('; ')}`);
+  }
+  const ip = await nodes.lookupCase(ctx, trigger.event_id);
+  const removed = await nodes.unblock(ctx, ip);
+  await nodes.verifyAbsence(ctx, ip);
+  await nodes.recordRollback(ctx, trigger.event_id, ip, removed);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -496,30 +361,10 @@ async function call(ctx: RunContext, method: 'GET' | 'POST' | 'DELETE', path: st
   return ctx.api.request(method, path, body);
 }
 
-async function notify(ctx: RunContext, notification: Record<string, unknown>): Promise<void> {
+/** n8n's HTTP Request node without `neverError`: a notification that is not accepted fails the run. */
+async function notify(ctx: RunContext, notification: Json): Promise<void> {
   const answer = await call(ctx, 'POST', '/notify', notification);
-  if (answer.status !== 202 && answer.status !== 200 && answer.status !== 201)
-    throw unexpected(answer, 'POST /notify');
-}
-
-/** GET /blocklist/<ip>: the active entry, or null when the address is not blocked. */
-async function findBlock(ctx: RunContext, ip: string): Promise<BlockEntry | null> {
-  const lookup = parseAnswer(
-    await call(ctx, 'GET', `/blocklist/${encodeURIComponent(ip)}`),
-    200,
-    BlockLookupSchema,
-    'GET /blocklist',
-  );
-  if (!lookup.blocked) return null;
-  if (lookup.entry === undefined) throw new RunFailed(`GET /blocklist/${ip} says blocked but shows no entry`);
-  return lookup.entry;
-}
-
-function parseAnswer<T>(answer: ApiResponse, status: number, schema: z.ZodType<T>, what: string): T {
-  if (answer.status !== status) throw unexpected(answer, what);
-  const parsed = schema.safeParse(answer.body);
-  if (!parsed.success) throw new RunFailed(`${what}: unexpected answer: ${parsed.error.message}`);
-  return parsed.data;
+  if (answer.status < 200 || answer.status >= 300) throw unexpected(answer, 'POST /notify');
 }
 
 function unexpected(answer: ApiResponse, what: string): RunFailed {

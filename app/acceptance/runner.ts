@@ -5,12 +5,13 @@
  * URL found in the approval notification.
  */
 import { randomUUID } from 'node:crypto';
+import { LAB_ADDRESS } from '../workflow/constants.js';
 import { HealthSchema, type State, StateSchema } from './api-schemas.js';
 import type { ApiTransport } from './transport.js';
 import { type CaseFacts, type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
 
 export const LAB_USER = 'lab-admin';
-export const LAB_ADDRESS = '203.0.113.66';
+export { LAB_ADDRESS };
 export const APPROVER = 'acceptance-approver';
 
 export interface Timing {

@@ -2,8 +2,10 @@
  * The two workflow targets the runner can drive: the reference workflow in its in-process host, and n8n.
  * They differ only in where the triggers live and how patient the runner must be.
  */
+
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
 import type { Timing } from './runner.js';
-import { startWorkflowHost } from './workflow-host.js';
+import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';
 
 export type TargetName = 'reference' | 'n8n';
 
@@ -35,17 +37,20 @@ export const N8N_TIMING: Timing = {
 /** The reference host's default limit: short, because the runner waits for it in approval_timed_out. */
 export const REFERENCE_APPROVAL_TIMEOUT_SECONDS = 3;
 /** The n8n workflow's default (its APPROVAL_TIMEOUT_SECONDS setting); the runner cannot change it. */
-export const N8N_APPROVAL_TIMEOUT_SECONDS = 120;
+export const N8N_APPROVAL_TIMEOUT_SECONDS = DEFAULT_APPROVAL_TIMEOUT_SECONDS;
 
 export async function startReferenceTarget(options: {
   mockApiUrl: string;
   approvalTimeoutSeconds: number;
   log?: (line: string) => void;
+  /** Replaces node functions of the reference (a broken variant, say); see reference-workflow.ts. */
+  variant?: WorkflowVariant;
 }): Promise<Target> {
   const host = await startWorkflowHost({
     mockApiUrl: options.mockApiUrl,
     settings: { approvalTimeoutMs: options.approvalTimeoutSeconds * 1000 },
     ...(options.log ? { log: options.log } : {}),
+    ...(options.variant ? { variant: options.variant } : {}),
   });
   return {
     name: 'reference',

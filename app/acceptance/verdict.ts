@@ -3,6 +3,8 @@
  * history, notifications, journal), never from a workflow's run status. One module for both targets: the
  * reference workflow and n8n pass or fail by the same checks.
  */
+
+import { BLOCK_EXPIRES_MINUTES } from '../workflow/constants.js';
 import type { CaseRecord, JournalEntry, State } from './api-schemas.js';
 
 export const CASE_NAMES = [
@@ -40,7 +42,7 @@ export interface Verdict {
 }
 
 export const EXPECTATIONS: Record<CaseName, string> = {
-  positive: 'approval asked; 1 case blocked; 1 block of 10 min',
+  positive: `approval asked; 1 case blocked; 1 block of ${BLOCK_EXPIRES_MINUTES} min`,
   invalid_input: 'validation error noted; no lookup, case or block',
   low_confidence: 'case with identity; no approval, no block',
   connector_failure: '1 block; case write 503 then 2xx; owner told',
@@ -153,11 +155,11 @@ function oneCase(v: View): Check {
 function oneActiveEntry(v: View): Check {
   const entries = v.activeEntries();
   const entry = entries[0];
-  const check = `1 active entry for ${v.facts.sourceIp}, of the event, expires_minutes 10`;
+  const check = `1 active entry for ${v.facts.sourceIp}, of the event, expires_minutes ${BLOCK_EXPIRES_MINUTES}`;
   if (entries.length !== 1 || v.state.blocklist.length !== 1 || entry === undefined) {
     return { check, pass: false, detail: `${v.state.blocklist.length} active entries` };
   }
-  return entry.event_id === v.facts.eventId && entry.expires_minutes === 10
+  return entry.event_id === v.facts.eventId && entry.expires_minutes === BLOCK_EXPIRES_MINUTES
     ? { check, pass: true }
     : { check, pass: false, detail: `event ${entry.event_id}, ${entry.expires_minutes} min` };
 }
@@ -188,7 +190,7 @@ function blockedCase(v: View): Check[] {
     field(c, 'final_action', 'is "blocked"', is('blocked')),
     field(c, 'approver', `is ${v.facts.approver}`, is(v.facts.approver)),
     field(c, 'verification.blocked', 'is true', is(true)),
-    field(c, 'expiry.expires_minutes', 'is 10', is(10)),
+    field(c, 'expiry.expires_minutes', `is ${BLOCK_EXPIRES_MINUTES}`, is(BLOCK_EXPIRES_MINUTES)),
   ];
 }
 

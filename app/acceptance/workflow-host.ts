@@ -7,12 +7,15 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../workflow/constants.js';
 import {
   type ApprovalOutcome,
   type ApprovalWait,
   DEFAULT_SETTINGS,
-  RESPONSE_WORKFLOW,
-  ROLLBACK_WORKFLOW,
+  REFERENCE_NODES,
+  type ResponseNodes,
+  ROLLBACK_NODES,
+  type RollbackNodes,
   type RunContext,
   runRollback,
   runSuspiciousLogin,
@@ -25,8 +28,15 @@ export interface WorkflowHostOptions {
   /** The mock API's base URL (n8n: the MOCK_API_URL setting). */
   mockApiUrl: string;
   settings?: Partial<WorkflowSettings>;
+  /** Node functions that replace the reference's (a variant of the workflow; see reference-workflow.ts). */
+  variant?: WorkflowVariant;
   /** One line per node step and per finished run; the runner's --verbose prints them. */
   log?: (line: string) => void;
+}
+
+export interface WorkflowVariant {
+  response?: Partial<ResponseNodes>;
+  rollback?: Partial<RollbackNodes>;
 }
 
 export interface RunRecord {
@@ -57,6 +67,8 @@ interface PendingWait {
 export async function startWorkflowHost(options: WorkflowHostOptions): Promise<WorkflowHost> {
   const settings: WorkflowSettings = { ...DEFAULT_SETTINGS, ...options.settings };
   const log = options.log ?? (() => {});
+  const responseNodes: ResponseNodes = { ...REFERENCE_NODES, ...options.variant?.response };
+  const rollbackNodes: RollbackNodes = { ...ROLLBACK_NODES, ...options.variant?.rollback };
   // Per host, like n8n's instance secret: a resume URL is only good with the signature made from it.
   const secret = randomBytes(32);
   const sign = (waitId: string) => createHmac('sha256', secret).update(waitId).digest('hex');
@@ -141,11 +153,15 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
   const app = new Hono();
   // n8n's onReceived webhook: 200 at once, the run goes on in the background.
   app.post('/webhook/suspicious-login', async (c) => {
-    startRun(RESPONSE_WORKFLOW, await readJson(c.req.raw), runSuspiciousLogin);
+    startRun(RESPONSE_WORKFLOW, await readJson(c.req.raw), (payload, ctx) =>
+      runSuspiciousLogin(payload, ctx, responseNodes),
+    );
     return c.json({ message: 'Workflow was started' });
   });
   app.post('/webhook/suspicious-login-rollback', async (c) => {
-    startRun(ROLLBACK_WORKFLOW, await readJson(c.req.raw), runRollback);
+    startRun(ROLLBACK_WORKFLOW, await readJson(c.req.raw), (payload, ctx) =>
+      runRollback(payload, ctx, rollbackNodes),
+    );
     return c.json({ message: 'Workflow was started' });
   });
   app.post('/webhook-waiting/:id', async (c) => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from '../errors.js';
+import { LAB_ADDRESS } from '../workflow/constants.js';
 import { EventIdSchema, IpAddressSchema, IsoDateTimeSchema } from './common.js';
 
-export const BLOCKABLE_ADDRESS = '203.0.113.66';
+export const BLOCKABLE_ADDRESS = LAB_ADDRESS;
 
 export const BlockRequestSchema = z
   .object({

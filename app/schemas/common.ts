@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { EVENT_ID_MAX_LENGTH } from '../workflow/constants.js';
 
 export const IsoDateTimeSchema = z.iso.datetime();
-export const EventIdSchema = z.string().min(1).max(128);
+export const EventIdSchema = z.string().min(1).max(EVENT_ID_MAX_LENGTH);
 export const IpAddressSchema = z
   .string()
   .refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address')

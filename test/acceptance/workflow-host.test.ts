@@ -2,10 +2,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StateSchema } from '../../app/acceptance/api-schemas.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
-import { validate } from '../../app/acceptance/reference-workflow.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/acceptance/runner.js';
 import { HttpTransport } from '../../app/acceptance/transport.js';
 import { startWorkflowHost, type WorkflowHost } from '../../app/acceptance/workflow-host.js';
+import { validateAlert as validate } from '../../app/workflow/decisions.js';
 
 const FACTS = { eventId: 'evt-host-1', sourceIp: LAB_ADDRESS, user: LAB_USER, approver: 'tester' };
 
@@ -13,26 +13,37 @@ describe('Validate', () => {
   it('accepts the lab alert and keeps failed_attempts as evidence', () => {
     const result = validate(alertPayload(FACTS, { confidence: 92 }));
     expect(result).toEqual({
-      ok: true,
-      alert: expect.objectContaining({ event_id: 'evt-host-1', failed_attempts: 7 }),
+      valid: true,
+      errors: [],
+      event_id: 'evt-host-1',
+      alert: expect.objectContaining({ event_id: 'evt-host-1', user: LAB_USER }),
+      failed_attempts: 7,
     });
   });
 
   it('names each missing or wrong field', () => {
     const { source_ip: _dropped, ...alert } = alertPayload(FACTS, { confidence: 92 });
-    expect(validate(alert)).toEqual({ ok: false, errors: ['source_ip is required'], eventId: 'evt-host-1' });
+    expect(validate(alert)).toMatchObject({
+      valid: false,
+      errors: ['source_ip is required'],
+      event_id: 'evt-host-1',
+    });
     expect(
       validate({ ...alert, source_ip: 'not-an-ip', environment: 'production', confidence: 92.5 }),
-    ).toEqual({
-      ok: false,
+    ).toMatchObject({
+      valid: false,
       errors: [
         'source_ip must be an IP address',
         'confidence must be an integer from 0 to 100',
         'environment must be "training"',
       ],
-      eventId: 'evt-host-1',
+      event_id: 'evt-host-1',
     });
-    expect(validate([1])).toEqual({ ok: false, errors: ['the alert must be a JSON object'], eventId: null });
+    expect(validate([1])).toMatchObject({
+      valid: false,
+      errors: ['the alert must be a JSON object'],
+      event_id: null,
+    });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { APPROVAL_THRESHOLD, BLOCK_EXPIRES_MINUTES } from '../../app/workflow/constants.js';
 
 export interface N8nNode {
   id: string;
@@ -291,8 +292,8 @@ export function checkResponseBranches(wf: N8nWorkflow): string[] {
     (n) => n.type === WAIT && n.parameters.resume === 'webhook',
   );
   const decide = one(
-    'Decide IF (confidence >= 80)',
-    (n) => n.type === IF && conditionText(n).includes('confidence >= 80'),
+    `Decide IF (confidence >= ${APPROVAL_THRESHOLD})`,
+    (n) => n.type === IF && conditionText(n).includes(`confidence >= ${APPROVAL_THRESHOLD}`),
   );
   if (problems.length > 0) return problems;
   // All found: the narrowing below is for the type checker.
@@ -407,8 +408,8 @@ export function checkResponseBranches(wf: N8nWorkflow): string[] {
     problems.push('approval: Block is reachable without passing the approval wait');
 
   // 6. Block: expires_minutes 10, then verification (no other request between), then Record.
-  if (!httpCall(node(wf, blk) as N8nNode).body.includes('expires_minutes: 10'))
-    problems.push('block: the request must send expires_minutes: 10');
+  if (!httpCall(node(wf, blk) as N8nNode).body.includes(`expires_minutes: ${BLOCK_EXPIRES_MINUTES}`))
+    problems.push(`block: the request must send expires_minutes: ${BLOCK_EXPIRES_MINUTES}`);
   if (!pathExists(wf, blk, ver, { avoid: isHttp }))
     problems.push('block: not followed by GET /blocklist/<ip>');
   if (!pathExists(wf, ver, rec, { avoid: isHttp }))

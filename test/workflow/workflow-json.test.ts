@@ -5,11 +5,11 @@
  * docker/n8n/node-types-2.41.1.json (docker/n8n/extract-node-types.mjs). Every check is also shown to
  * fail on a deliberately broken copy.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DECIDE } from '../../app/workflow/n8n/response.js';
+import { WORKFLOW_FILES } from '../../app/workflow/n8n/workflows.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import {
   checkHttpRoutes,
@@ -59,17 +59,13 @@ describe('the workflow files', () => {
     expect(rollback).toMatchObject({ id: 'SuspLoginRollbk1', name: 'Suspicious Login Rollback' });
   });
 
-  it('are what docker/n8n/generate-workflows.mjs writes (no hand edit drifted from the generator)', () => {
-    const out = mkdtempSync(join(tmpdir(), 'wf-gen-'));
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'docker', 'n8n', 'generate-workflows.mjs'), out]);
-      for (const file of ['suspicious-login-response.json', 'suspicious-login-rollback.json']) {
-        expect(readFileSync(join(out, file), 'utf8'), file).toBe(
-          readFileSync(join(WORKFLOW_DIR, file), 'utf8'),
-        );
-      }
-    } finally {
-      rmSync(out, { recursive: true, force: true });
+  it('are what the generator (app/workflow/n8n/generate.ts) writes: no hand edit drifted from it', () => {
+    expect(Object.keys(WORKFLOW_FILES).sort()).toEqual([
+      'suspicious-login-response.json',
+      'suspicious-login-rollback.json',
+    ]);
+    for (const [file, text] of Object.entries(WORKFLOW_FILES)) {
+      expect(text(), file).toBe(readFileSync(join(WORKFLOW_DIR, file), 'utf8'));
     }
   });
 
@@ -216,10 +212,10 @@ describe('the branches of the response workflow exist', () => {
       (c) => rewire(c, 'Notify validation error', 0, 'Enrich'),
       /lead straight to Stop and Error/,
     ],
-    ['below threshold blocks', (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Block'), /below threshold/],
+    ['below threshold blocks', (c) => rewire(c, DECIDE, 1, 'Block'), /below threshold/],
     [
       'below threshold looks up the blocklist',
-      (c) => rewire(c, 'Decide (confidence >= 80)', 1, 'Blocklist lookup'),
+      (c) => rewire(c, DECIDE, 1, 'Blocklist lookup'),
       /below threshold/,
     ],
     [
@@ -254,11 +250,7 @@ describe('the branches of the response workflow exist', () => {
       (c) => rewire(c, 'Approved?', 1, 'Block'),
       /no gate after the wait|no-action branch/,
     ],
-    [
-      'block skips the approval',
-      (c) => rewire(c, 'Decide (confidence >= 80)', 0, 'Block'),
-      /without passing the approval wait/,
-    ],
+    ['block skips the approval', (c) => rewire(c, DECIDE, 0, 'Block'), /without passing the approval wait/],
     [
       'block not verified',
       (c) => rewire(c, 'Check block', 0, 'Build record'),

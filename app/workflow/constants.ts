@@ -1,0 +1,25 @@
+/**
+ * The workflow's constants, declared once. The TypeScript reference, the generated n8n workflows (their
+ * Code nodes, expressions and parameters), the acceptance verdicts and the mock API's event_id schema read them
+ * from here. Dependency-free: the generator copies these declarations into n8n Code nodes as they are.
+ */
+
+/** Decide: a confidence at or above this asks for approval; below it nothing is contained. */
+export const APPROVAL_THRESHOLD = 80;
+/** Block: how long the source address stays on the blocklist. */
+export const BLOCK_EXPIRES_MINUTES = 10;
+/** Record's resume after a connector failure: GET /health at most this many times... */
+export const HEALTH_POLL_TRIES = 30;
+/** ...this many seconds apart. */
+export const HEALTH_POLL_INTERVAL_SECONDS = 2;
+/** The approval time limit when APPROVAL_TIMEOUT_SECONDS is not set. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
+/** The mock API's address when MOCK_API_URL is not set (the lab's loopback default). */
+export const DEFAULT_MOCK_API_URL = 'http://127.0.0.1:8081';
+/** The lab's one blockable source address: the alerts' source_ip, the only address POST /blocklist takes. */
+export const LAB_ADDRESS = '203.0.113.66';
+/** The case store keys cases by event_id of 1 to this many characters: a longer one is refused. */
+export const EVENT_ID_MAX_LENGTH = 128;
+
+export const RESPONSE_WORKFLOW = 'Suspicious Login Response';
+export const ROLLBACK_WORKFLOW = 'Suspicious Login Rollback';
