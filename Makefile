@@ -6,8 +6,9 @@ STAMP := node_modules/.install-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
+STAGE ?= all
 
-.PHONY: help install build run test typecheck lint e2e test-engine bench acceptance up down reset health state logs clean
+.PHONY: help install build run test typecheck lint e2e e2e-check test-engine bench acceptance check up down reset health state logs clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -39,6 +40,9 @@ test: $(STAMP) ## type-check, lint and run every test that needs no Docker engin
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
 	bash docker/n8n/e2e.sh
 
+e2e-check: build ## the stage checker on the pinned n8n: the reference passes every stage, n8n variants fail theirs
+	bash docker/n8n/e2e-check.sh
+
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
 
@@ -47,6 +51,13 @@ bench: build ## load benchmark against a bare node:http server; writes bench/RES
 
 acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference
 	bash docker/lab.sh acceptance $(TARGET)
+
+check: build ## check a trainee's workflow stage by stage: STAGE=<stage|all>, TARGET=lab|n8n (N8N=, API=)|reference, or WORKFLOW=export.json
+	@if [ -n "$(WORKFLOW)" ]; then \
+	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
+	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
+	elif [ "$(TARGET)" = n8n ]; then node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
+	else node dist/app/acceptance/cli.js check --stage $(STAGE) --target reference $(ARGS); fi
 
 up: ## build and start the lab, wait until healthy, print where things are
 	bash docker/lab.sh up

@@ -17,6 +17,7 @@ export function checkOptions(
 ): CheckOptions {
   return {
     stage,
+    only: false,
     target: 'reference',
     api: { kind: 'local' },
     n8nUrl: 'http://127.0.0.1:5678',

@@ -6,6 +6,7 @@ describe('check options', () => {
   it('reference: its own mock API, the default paths and report, no API key', () => {
     expect(parseCheckOptions(['--stage', 'enrich', '--target', 'reference'], { N8N_API_KEY: 'k' })).toEqual({
       stage: 'enrich',
+      only: false,
       target: 'reference',
       api: { kind: 'local' },
       n8nUrl: 'http://127.0.0.1:5678',
@@ -47,6 +48,7 @@ describe('check options', () => {
     [['--stage', 'all', '--target', 'reference', '--webhook-path', 'mine'], /apply to --target n8n/],
     [['--stage', 'all', '--target', 'n8n', '--api', 'http://a', '--webhook-path', 'a b'], /--webhook-path/],
     [['--stage', 'all', '--target', 'reference', '--bogus'], /bogus/],
+    [['--stage', 'all', '--only', '--target', 'reference'], /--only needs one stage/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCheckOptions(argv)).toThrow(UsageError);
     expect(() => parseCheckOptions(argv)).toThrow(message);

@@ -54,6 +54,15 @@ describe('check on the reference workflow', () => {
     expect(report.results.some((r) => /approv/.test(r.stimulus))).toBe(false);
     expect(scenariosFor(['webhook', 'validate', 'enrich']).length).toBe(10);
   }, 60_000);
+
+  it('--only judges the one stage and sends only its stimuli', async () => {
+    const [options, output, hooks] = checkReference('block');
+    const report = await runCheck({ ...options, only: true }, output, hooks);
+    expect(report.stages.map((s) => [s.stage, s.status])).toEqual([['block', 'pass']]);
+    expect(new Set(report.results.map((r) => r.stimulus))).toEqual(
+      new Set(['alert with confidence 92; the approver approves']),
+    );
+  }, 60_000);
 });
 
 describe('names the seed leaves open', () => {

@@ -12,6 +12,7 @@ import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from 
 export const CHECK_USAGE = `usage: node dist/app/acceptance/cli.js check --stage STAGE|all --target reference|n8n [options]
   --stage STAGE                 check every stage up to and including STAGE:
                                 ${STAGE_NAMES.join(', ')}, or all
+  --only                        check STAGE alone, not the stages before it (quicker, for a rerun)
   --api URL                     mock API base URL (reference without it: an in-process mock API)
   --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
   --n8n URL                     the workflow platform's base URL (default http://127.0.0.1:5678)
@@ -27,6 +28,8 @@ environment: N8N_API_KEY        n8n public-API key: the Webhook stage then reads
 
 export interface CheckOptions {
   stage: StageName | 'all';
+  /** Judge only `stage`, not the stages before it. */
+  only: boolean;
   target: TargetName;
   api: { kind: 'http'; url: string } | { kind: 'exec'; prefix: string } | { kind: 'local' };
   n8nUrl: string;
@@ -62,6 +65,7 @@ const RawSchema = z.object({
   mapping: z.string().min(1).optional(),
   report: z.string().min(1).default(CHECK_REPORT_PATH),
   'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
+  only: z.boolean().default(false),
   verbose: z.boolean().default(false),
 });
 
@@ -93,6 +97,7 @@ export function parseCheckOptions(
         mapping: { type: 'string' },
         report: { type: 'string' },
         'approval-timeout-seconds': { type: 'string' },
+        only: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -127,9 +132,11 @@ export function parseCheckOptions(
     throw new UsageError(
       '--webhook-path and --rollback-path apply to --target n8n (the reference has its own)',
     );
+  if (raw.only && raw.stage === 'all') throw new UsageError('--only needs one stage, not all');
   const environment = EnvSchema.parse(env);
   return {
     stage: raw.stage,
+    only: raw.only,
     target: raw.target,
     api,
     n8nUrl: raw.n8n,

@@ -109,7 +109,7 @@ export async function runCheck(
     }
     const timing =
       hooks.timing ?? (options.target === 'reference' ? CHECK_REFERENCE_TIMING : CHECK_N8N_TIMING);
-    const stages = stagesUpTo(options.stage);
+    const stages = options.only && options.stage !== 'all' ? [options.stage] : stagesUpTo(options.stage);
     const scenarios = scenariosFor(stages);
     const notes: string[] = [];
     const note = (message: string) => {
