@@ -296,12 +296,26 @@ class Driver {
                 );
         }
       }
+      // Nobody answers: sit out the time limit only once there is an approval request to time out.
+      let silentLimitApplies = scenario.approver === 'silent';
+      if (silentLimitApplies) {
+        const asked = await waitUntilSettled({
+          readState: readNow,
+          onState,
+          judge: () => ({ pass: approvalSeenAt !== null }),
+          timing: { ...ctx.timing, settleMs: 0 },
+          deadline: performance.now() + ctx.timing.phaseTimeoutMs,
+        });
+        silentLimitApplies = asked?.verdict.pass ?? false;
+      }
       const settled = await waitUntilSettled({
         readState: readNow,
         onState,
-        judge: (s) => ({ pass: ready() && judgeAll(s).every((o) => o.status !== 'fail') }),
+        judge: (s) => ({
+          pass: (!silentLimitApplies || ready()) && judgeAll(s).every((o) => o.status !== 'fail'),
+        }),
         timing: ctx.timing,
-        deadline: deadline(),
+        deadline: silentLimitApplies ? deadline() : performance.now() + ctx.timing.phaseTimeoutMs,
       });
       state = settled?.state ?? null;
     } else {

@@ -952,6 +952,11 @@ export const SCENARIOS: readonly Scenario[] = [
     approver: 'silent',
     alert: (f) => baseAlert(f, 92),
     expectations: [
+      approvalRequested(
+        'approve',
+        'without an answer',
+        'confidence 92 asked for no approval: after Decide (>= 80) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer',
+      ),
       noBlockAfter(
         'approve',
         'no answer within the time limit',
