@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dig, mentions, resumeUrlIn, someKey } from '../../app/acceptance/check/evidence.js';
+import { dig, mentions, resumeUrlIn, saysInText, someKey } from '../../app/acceptance/check/evidence.js';
 import { fillTemplate } from '../../app/acceptance/check/mapping.js';
 
 describe('an approval request is any notification carrying the resume URL', () => {
@@ -40,5 +40,13 @@ describe('name-agnostic questions about a case', () => {
       a: ['Ann', 1],
       b: '{other}',
     });
+  });
+});
+
+describe('a validation error names the field in its text, not as a copied key', () => {
+  it('saysInText reads values only', () => {
+    expect(saysInText({ errors: ['source_ip is required'] }, 'source_ip')).toBe(true);
+    expect(saysInText({ missing: ['SOURCE_IP'] }, 'source_ip')).toBe(true);
+    expect(saysInText({ alert: { source_ip: '' } }, 'source_ip')).toBe(false);
   });
 });

@@ -35,6 +35,16 @@ export function mentions(value: unknown, text: string): boolean {
   return hit;
 }
 
+/** Some string value (not a key) contains the text, case-insensitive: a sentence naming a field. */
+export function saysInText(value: unknown, text: string): boolean {
+  const needle = text.toLowerCase();
+  let hit = false;
+  walk(value, (_key, item) => {
+    if (!hit && typeof item === 'string' && item.toLowerCase().includes(needle)) hit = true;
+  });
+  return hit;
+}
+
 /** Some key matching the pattern holds a value that passes the test. */
 export function someKey(value: unknown, pattern: RegExp, test: (value: unknown) => boolean): boolean {
   let hit = false;

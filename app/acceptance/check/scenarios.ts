@@ -6,7 +6,7 @@
  */
 import type { JournalEntry, State } from '../api-schemas.js';
 import { LAB_ADDRESS, LAB_USER } from '../runner.js';
-import { dig, mentions, resumeUrlIn, someKey } from './evidence.js';
+import { dig, mentions, resumeUrlIn, saysInText, someKey } from './evidence.js';
 import type { Mapping } from './mapping.js';
 import { type ExpectationStatus, STAGE_NAMES, type StageName } from './report-schema.js';
 
@@ -839,8 +839,13 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
         stage: 'validate',
         text: 'no enrichment or response request',
         judge: (e) => {
-          const made = e.state.journal.filter((j) =>
-            ['/identity', '/cases', '/blocklist'].some((r) => j.path.startsWith(`${r}/`) || j.path === r),
+          // Recording the error is allowed anywhere (a notification, or a case write); asking is not.
+          const made = e.state.journal.filter(
+            (j) =>
+              j.path.startsWith('/identity/') ||
+              j.path === '/blocklist' ||
+              j.path.startsWith('/blocklist/') ||
+              (j.method === 'GET' && j.path.startsWith('/cases/')),
           );
           const approvals = approvalRequests(e.state).length;
           if (made.length === 0 && approvals === 0) return pass();
@@ -853,19 +858,20 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
       },
       {
         stage: 'validate',
-        text: `the validation error is recorded (a notification naming ${named})`,
+        text: `the validation error is recorded (a notification or case naming ${named})`,
         judge: (e) => {
           const notices = e.state.notifications.filter((n) => resumeUrlIn(n) === undefined);
-          if (notices.some((n) => mentions(n, named))) return pass();
-          if (notices.length === 0) {
+          // Named in a sentence or list (a value), not merely a copied alert field (a key).
+          if ([...notices, ...e.state.cases].some((n) => saysInText(n, named))) return pass();
+          if (notices.length === 0 && e.state.cases.length === 0) {
             return fail(
-              `a run ${phrase} recorded nothing: before stopping, record the validation error with POST /notify, naming ${named}`,
-              'no notification',
+              `a run ${phrase} recorded nothing: before stopping, record the validation error (POST /notify), naming ${named}`,
+              'no notification, no case',
             );
           }
           return fail(
-            `the notification of a run ${phrase} does not name ${named}: say which field failed, e.g. "${field === 'production' ? 'environment must be training' : `${field} is required`}"`,
-            JSON.stringify(notices[0]).slice(0, 200),
+            `the record of a run ${phrase} does not name ${named}: say which field failed, e.g. "${field === 'production' ? 'environment must be training' : `${field} is required`}"`,
+            JSON.stringify(notices[0] ?? e.state.cases[0]).slice(0, 200),
           );
         },
       },
