@@ -5,7 +5,7 @@ import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-
 import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/acceptance/runner.js';
 import { HttpTransport } from '../../app/acceptance/transport.js';
 import { startWorkflowHost, type WorkflowHost } from '../../app/acceptance/workflow-host.js';
-import { validateAlert as validate } from '../../app/workflow/decisions.js';
+import { belowThresholdOutcome, validateAlert as validate } from '../../app/workflow/decisions.js';
 
 const FACTS = { eventId: 'evt-host-1', sourceIp: LAB_ADDRESS, user: LAB_USER, approver: 'tester' };
 
@@ -136,5 +136,33 @@ describe('workflow host', () => {
     expect(host.runs.at(-1)).toMatchObject({ status: 'stopped' });
     const requests = (await state()).journal.map((j) => `${j.method} ${j.path} ${j.status}`);
     expect(requests.filter((r) => !r.startsWith('POST /reset'))).toEqual(['GET /cases/evt-none 404']);
+  });
+});
+
+describe('a workflow variant on the host', () => {
+  it('replaces one node function: a decide that never asks records below_threshold at 92', async () => {
+    const api = await startLocalMockApi();
+    const host = await startWorkflowHost({
+      mockApiUrl: api.url,
+      variant: {
+        response: { decide: async () => ({ kind: 'record', outcome: belowThresholdOutcome() }) },
+      },
+    });
+    try {
+      await fetch(`${host.url}/webhook/suspicious-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(alertPayload(FACTS, { confidence: 92 })),
+      });
+      for (let i = 0; i < 200 && host.runs.at(-1)?.status !== 'success'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const state = StateSchema.parse((await new HttpTransport(api.url).request('GET', '/state')).body);
+      expect(state.cases).toEqual([expect.objectContaining({ confidence: 92, result: 'below_threshold' })]);
+      expect(state.notifications.filter((n) => n.channel === 'approval')).toEqual([]);
+    } finally {
+      await host.close();
+      await api.close();
+    }
   });
 });
