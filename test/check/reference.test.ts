@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckReportSchema } from '../../app/acceptance/check/report-schema.js';
 import { runCheck } from '../../app/acceptance/check/run-check.js';
 import { scenariosFor, stagesUpTo } from '../../app/acceptance/check/scenarios.js';
+import { startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
 import { REFERENCE_NODES } from '../../app/acceptance/reference-workflow.js';
 import { startReferenceTarget } from '../../app/acceptance/targets.js';
 import { spawnNode } from '../helpers/service-process.js';
-import { checkOptions, checkReference, TEST_TIMING } from './check-helpers.js';
+import { checkOptions, checkReference, hintsOf, TEST_TIMING } from './check-helpers.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -128,6 +129,37 @@ describe('names the seed leaves open', () => {
     expect(wrong.results.filter((r) => r.status === 'fail').map((r) => r.expectation)).toEqual([
       'the case shows the final action (blocked)',
     ]);
+  }, 60_000);
+});
+
+describe('the webhook stage fails when the alert does not arrive', () => {
+  it('a wrong path: the webhook line fails with its hint, and later stages say the alert never arrived', async () => {
+    const api = await startLocalMockApi();
+    const host = await startReferenceTarget({ mockApiUrl: api.url, approvalTimeoutSeconds: 1 });
+    try {
+      // The reference host speaks n8n's URLs; driven as "n8n" with a path the workflow does not have.
+      const options = checkOptions('validate', {
+        target: 'n8n',
+        api: { kind: 'http', url: api.url },
+        n8nUrl: host.workflowUrl,
+        webhookPath: 'not-my-path',
+        reportPath: join(dir, 'webhook.json'),
+      });
+      const report = await runCheck(options, { out: () => {}, err: () => {} }, { timing: TEST_TIMING });
+      expect(report.stages.map((s) => [s.stage, s.status])).toEqual([
+        ['webhook', 'fail'],
+        ['validate', 'fail'],
+      ]);
+      expect(hintsOf(report, 'webhook')[0]).toMatch(
+        /^POST \/webhook\/not-my-path answered 404: give the Webhook node HTTP method POST and this path/,
+      );
+      expect(new Set(hintsOf(report, 'validate').map((h) => h.replace(/\(.*\)/, '')))).toEqual(
+        new Set(['the alert never reached the workflow: POST /webhook/not-my-path answered 404 ']),
+      );
+    } finally {
+      await host.close();
+      await api.close();
+    }
   }, 60_000);
 });
 

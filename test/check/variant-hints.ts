@@ -11,6 +11,10 @@ export const HINTS: Record<MistakeName, RegExp> = {
   'threshold-above-80': /confidence 80 asked for no approval: Decide must use >= 80/,
   'block-before-approval':
     /POST \/blocklist was sent before the approver answered: move Block after the Wait node/,
+  'block-for-an-hour':
+    /the block has expires_minutes 60: send the alert's source_ip and event_id, and expires_minutes 10/,
+  'record-without-approver':
+    /the case does not name the approver \(approver-\w+\): take the approver from the Wait node's answer/,
   'second-case-on-duplicate': /there are 2 cases \(other event_id evt-chk-duplicate-\w+-update\)/,
   'block-repeated-after-connector-failure':
     /after the case write failed, POST \/blocklist was sent again: when Record fails, resume only Record/,

@@ -10,7 +10,7 @@ import { REFERENCE_VARIANTS } from '../../app/acceptance/check/variants.js';
 import { checkReference, failedStages, hintsOf } from './check-helpers.js';
 import { variantTests } from './variant-tests.js';
 
-variantTests(['no-environment-check', 'enrich-wrong-user', 'threshold-above-80']);
+variantTests(['no-environment-check', 'enrich-wrong-user', 'threshold-above-80', 'block-for-an-hour']);
 
 describe('a half-built workflow passes the stages it has', () => {
   const halfBuilt = REFERENCE_VARIANTS['built-up-to-enrich'];

@@ -79,6 +79,34 @@ export const REFERENCE_VARIANTS = {
       },
     },
   },
+  'block-for-an-hour': {
+    mistake: 'Block sends expires_minutes 60 instead of 10',
+    breaks: 'block',
+    reference: {
+      response: {
+        async block(ctx, alert, approval) {
+          await ctx.api.request('POST', '/blocklist', { ...blockRequest(alert), expires_minutes: 60 });
+          const lookup = await ctx.api.request('GET', `/blocklist/${encodeURIComponent(alert.source_ip)}`);
+          return verifiedBlockOutcome(
+            lookup.status,
+            lookup.body,
+            alert,
+            approval.approver,
+            ctx.now().toISOString(),
+          );
+        },
+      },
+    },
+  },
+  'record-without-approver': {
+    mistake: 'Record leaves the approver out of the case',
+    breaks: 'record',
+    reference: {
+      response: {
+        buildRecord: (...args) => ({ ...REFERENCE_NODES.buildRecord(...args), approver: null }),
+      },
+    },
+  },
   'second-case-on-duplicate': {
     mistake: 'the update branch writes a case under a new key',
     breaks: 'idempotency',
