@@ -44,6 +44,7 @@ import {
   type Scenario,
   scenariosFor,
   stagesUpTo,
+  webhookAccepts,
 } from './scenarios.js';
 
 /** In process a run takes milliseconds; the phase limit only bounds how long a failing expectation waits. */
@@ -339,7 +340,7 @@ class Driver {
     const outcomes = isOk(marks.trigger.status)
       ? judgeAll(state, execution)
       : scenario.expectations.map((x) =>
-          x.stage === 'webhook' && x.text.includes('accepts')
+          x === webhookAccepts
             ? x.judge(evidence(state))
             : neverArrived(ctx.options.webhookPath, marks.trigger),
         );

@@ -60,7 +60,7 @@ export interface Evidence {
   identity: Record<string, unknown> | null;
   /** Undefined while the run is still being watched; set for the final judgement. */
   execution: ExecutionFinding | undefined;
-  /** The n8n target with a key, the reference target, ... for the wording of unjudged lines. */
+  /** The trigger paths the checker posts to, for the hints. */
   webhookPath: string;
   rollbackPath: string;
 }
@@ -170,7 +170,8 @@ function mappedField(
 // ---------------------------------------------------------------------------------------------------------
 // Expectations, one builder per requirement of the seed
 
-const webhookAccepts: Expectation = {
+/** The one expectation judged even when the alert never reached the workflow. */
+export const webhookAccepts: Expectation = {
   stage: 'webhook',
   text: 'the webhook accepts the alert (POST answers 2xx)',
   judge: (e) => {
