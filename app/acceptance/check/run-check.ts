@@ -68,6 +68,8 @@ export interface CheckHooks {
   startReference?: typeof startReferenceTarget;
   /** Replaces the timing of the target (tests). */
   timing?: Timing;
+  /** Sees each scenario's final evidence (tests spoil it to show each expectation can fail). */
+  onEvidence?: (scenario: Scenario, evidence: Evidence) => void;
 }
 
 /** A setup problem (mock API not reachable, reset refused): the check cannot judge anything. */
@@ -125,7 +127,16 @@ export async function runCheck(
         `${scenarios.length} stimuli`,
     );
     const identity = await labIdentity(api);
-    const driver = new Driver({ options, target, api, timing, mapping, identity, note });
+    const driver = new Driver({
+      options,
+      target,
+      api,
+      timing,
+      mapping,
+      identity,
+      note,
+      ...(hooks.onEvidence ? { onEvidence: hooks.onEvidence } : {}),
+    });
     const results: ExpectationResult[] = [];
     for (const scenario of scenarios) {
       const began = performance.now();
@@ -190,6 +201,7 @@ interface DriverContext {
   mapping: Mapping;
   identity: Record<string, unknown> | null;
   note(message: string): void;
+  onEvidence?: CheckHooks['onEvidence'];
 }
 
 /** Sends a scenario's stimuli, answers approvals as the scenario says, and judges when the journal is quiet. */
@@ -337,6 +349,7 @@ class Driver {
             })
           : { kind: 'no-key' };
     }
+    this.ctx.onEvidence?.(scenario, evidence(state, execution));
     const outcomes = isOk(marks.trigger.status)
       ? judgeAll(state, execution)
       : scenario.expectations.map((x) =>
