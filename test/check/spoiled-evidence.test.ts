@@ -19,7 +19,6 @@ beforeAll(async () => {
 }, 60_000);
 
 type Journal = State['journal'];
-const isBlockPost = (j: Journal[number]) => j.method === 'POST' && j.path === '/blocklist';
 
 function withState(e: Evidence, change: (s: State) => Partial<State>): Evidence {
   return { ...e, state: { ...e.state, ...change(structuredClone(e.state)) } };
