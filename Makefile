@@ -6,8 +6,9 @@ STAMP := node_modules/.install-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
+STAGE ?= all
 
-.PHONY: help install build run test typecheck lint e2e test-engine test-lab bench acceptance up down reset health state logs clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint e2e e2e-check test-engine test-lab bench acceptance check up down reset health state logs clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -48,6 +49,9 @@ test-console: $(STAMP) ## the lab console in a real browser (installs Debian's c
 test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
 	bash test/console/run-n8n.sh
 
+e2e-check: build ## the stage checker on the pinned n8n: the reference passes every stage, n8n variants fail theirs
+	bash docker/n8n/e2e-check.sh
+
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
 
@@ -60,7 +64,14 @@ bench: build ## load benchmark (wrk) against a minimal node:http server; writes 
 acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference
 	bash docker/lab.sh acceptance $(TARGET)
 
-up: ## start the lab (LAB_SUBNET, LAB_EDITOR_PORT), wait until ready, print where things are
+check: build ## check a trainee's workflow stage by stage: STAGE=<stage|all>, TARGET=lab|n8n (N8N=, API=)|reference, or WORKFLOW=export.json
+	@if [ -n "$(WORKFLOW)" ]; then \
+	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
+	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
+	elif [ "$(TARGET)" = n8n ]; then node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
+	else node dist/app/acceptance/cli.js check --stage $(STAGE) --target reference $(ARGS); fi
+
+up: ## start the lab (LAB_SUBNET, LAB_EDITOR_PORT, LAB_CONSOLE_PORT), wait until ready, print where things are
 	bash docker/lab.sh up
 
 down: ## stop the lab; remove containers, volumes and generated secrets

@@ -1,9 +1,20 @@
 #!/usr/bin/env node
-/** Entry of the acceptance runner: argv in, exit code out (0 all passed, 1 a case failed, 2 usage or setup). */
+import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
+/**
+ * Entry of the acceptance runner and of the stage checker (`check`): argv in, exit code out (0 all passed,
+ * 1 a case or stage failed, 2 usage or setup).
+ */
+import { CheckSetupError, runCheck } from './check/run-check.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { runAcceptance } from './run-acceptance.js';
 
+const output = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+};
+
 async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
+  if (argv[0] === 'check') return check(argv.slice(1), env);
   let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(argv, env);
@@ -16,15 +27,34 @@ async function main(argv: readonly string[], env: Record<string, string | undefi
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const output = {
-    out: (line: string) => process.stdout.write(`${line}\n`),
-    err: (line: string) => process.stderr.write(`${line}\n`),
-  };
   try {
     const report = await runAcceptance(options, output);
     return report.passed ? 0 : 1;
   } catch (error) {
     process.stderr.write(`acceptance: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
+async function check(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
+  let options: ReturnType<typeof parseCheckOptions>;
+  try {
+    options = parseCheckOptions(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`check: ${error.message}\n${CHECK_USAGE}\n`);
+    return 2;
+  }
+  if (options === null) {
+    process.stdout.write(`${CHECK_USAGE}\n`);
+    return 0;
+  }
+  try {
+    const report = await runCheck(options, output);
+    return report.passed ? 0 : 1;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`check: ${error instanceof CheckSetupError ? '' : 'error: '}${message}\n`);
     return 2;
   }
 }

@@ -195,27 +195,10 @@ class CaseRun {
     return null;
   }
 
-  /**
-   * POSTs to a trigger. A freshly published n8n webhook answers 404 for about a second after readiness,
-   * so a 404 is retried until the phase time is up; any other non-2xx is final.
-   */
   async trigger(name: 'suspicious-login' | 'suspicious-login-rollback', payload: unknown): Promise<void> {
     const url = `${this.options.workflowUrl.replace(/\/+$/, '')}/webhook/${name}`;
-    const deadline = performance.now() + this.options.timing.phaseTimeoutMs;
-    for (;;) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
-      await response.body?.cancel();
-      if (response.ok) return;
-      if (response.status !== 404 || performance.now() > deadline) {
-        throw new Error(`POST ${url} answered ${response.status}`);
-      }
-      this.note(`POST /webhook/${name} answered 404; retrying`);
-      await sleep(Math.max(this.options.timing.pollMs, 250));
-    }
+    const status = await postTrigger(url, payload, this.options.timing, (message) => this.note(message));
+    if (status < 200 || status >= 300) throw new Error(`POST ${url} answered ${status}`);
   }
 
   /**
@@ -223,42 +206,24 @@ class CaseRun {
    * deadline passes; answers approval requests on the way. Returns the verdict of the last state seen.
    */
   async waitForVerdict(name: CaseName, deadline: number): Promise<Verdict> {
-    const { timing } = this.options;
-    let last: Verdict | null = null;
-    let stable: { seq: number; since: number } | null = null;
-    for (;;) {
-      const state = await this.state();
-      if (state !== null) {
-        await this.answerApprovals(state);
-        last = judge(name, state, this.facts);
-        const seq = state.journal.at(-1)?.seq ?? 0;
-        if (!last.pass) stable = null;
-        else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };
-        else if (performance.now() - stable.since >= timing.settleMs) return last;
+    const settled = await waitUntilSettled({
+      readState: () => this.state(),
+      onState: (state) => this.answerApprovals(state),
+      judge: (state) => judge(name, state, this.facts),
+      timing: this.options.timing,
+      deadline,
+    });
+    return (
+      settled?.verdict ?? {
+        pass: false,
+        checks: [{ check: 'GET /state answered', pass: false }],
+        observed: 'no state',
       }
-      if (performance.now() > deadline) {
-        return (
-          last ?? {
-            pass: false,
-            checks: [{ check: 'GET /state answered', pass: false }],
-            observed: 'no state',
-          }
-        );
-      }
-      await sleep(timing.pollMs);
-    }
+    );
   }
 
-  async state(): Promise<State | null> {
-    try {
-      const answer = await this.options.api.request('GET', '/state');
-      const parsed = StateSchema.safeParse(answer.body);
-      if (answer.status === 200 && parsed.success) return parsed.data;
-      this.note(`GET /state answered ${answer.status}${parsed.success ? '' : ' (not a state)'}`);
-    } catch (error) {
-      this.note(`GET /state failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return null;
+  state(): Promise<State | null> {
+    return readState(this.options.api, (message) => this.note(message));
   }
 
   /** The approver: answers each approval request of this event once, as the case's script says. */
@@ -280,36 +245,116 @@ class CaseRun {
     }
   }
 
-  /**
-   * POSTs the decision. On n8n the approval request goes out just before the Wait node starts waiting, so
-   * an early answer can find nothing waiting yet: 404/409 is retried briefly.
-   */
   async resume(resumeUrl: string, decision: { decision: string; approver: string }): Promise<void> {
     const url = rewriteOrigin(resumeUrl, this.options.resumeOrigin);
-    const deadline = performance.now() + Math.min(10_000, this.options.timing.phaseTimeoutMs);
-    for (;;) {
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(decision),
-        });
-        await response.body?.cancel();
-        if (response.ok) return;
-        this.note(`resume POST answered ${response.status}`);
-        if ((response.status !== 404 && response.status !== 409) || performance.now() > deadline) return;
-      } catch (error) {
-        this.note(
-          `resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`,
-        );
-        return;
-      }
-      await sleep(Math.max(this.options.timing.pollMs, 250));
-    }
+    await postResume(url, decision, this.options.timing, (message) => this.note(message));
   }
 
   note(message: string): void {
     if (this.notes.at(-1) !== message) this.notes.push(message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The moves of a driver, shared by the matrix and the stage checker (app/acceptance/check/).
+
+/**
+ * POSTs to a trigger and returns the status it finally answered. A freshly published n8n webhook answers
+ * 404 for about a second after readiness, so a 404 is retried until the phase time is up.
+ */
+export async function postTrigger(
+  url: string,
+  payload: unknown,
+  timing: Timing,
+  note: (message: string) => void,
+): Promise<number> {
+  const deadline = performance.now() + timing.phaseTimeoutMs;
+  for (;;) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    await response.body?.cancel();
+    if (response.status !== 404 || performance.now() > deadline) return response.status;
+    note(`POST ${new URL(url).pathname} answered 404; retrying`);
+    await sleep(Math.max(timing.pollMs, 250));
+  }
+}
+
+/**
+ * POSTs an approver's decision. On n8n the approval request goes out just before the Wait node starts
+ * waiting, so an early answer can find nothing waiting yet: 404/409 is retried briefly. Returns the last
+ * status, or null when the URL could not be reached.
+ */
+export async function postResume(
+  url: string,
+  body: unknown,
+  timing: Timing,
+  note: (message: string) => void,
+): Promise<number | null> {
+  const deadline = performance.now() + Math.min(10_000, timing.phaseTimeoutMs);
+  for (;;) {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      if (response.ok) return response.status;
+      note(`resume POST answered ${response.status}`);
+      if ((response.status !== 404 && response.status !== 409) || performance.now() > deadline) {
+        return response.status;
+      }
+    } catch (error) {
+      note(`resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`);
+      return null;
+    }
+    await sleep(Math.max(timing.pollMs, 250));
+  }
+}
+
+/** GET /state, parsed; null (with a note) when it did not answer a state. */
+export async function readState(api: ApiTransport, note: (message: string) => void): Promise<State | null> {
+  try {
+    const answer = await api.request('GET', '/state');
+    const parsed = StateSchema.safeParse(answer.body);
+    if (answer.status === 200 && parsed.success) return parsed.data;
+    note(`GET /state answered ${answer.status}${parsed.success ? '' : ' (not a state)'}`);
+  } catch (error) {
+    note(`GET /state failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return null;
+}
+
+/**
+ * The quiet-journal judgement: polls until the verdict passes and the journal has stayed unchanged for
+ * settleMs (a stray request that comes just after a passing state still fails), or the deadline passes.
+ * Returns the verdict of the last state seen, with that state; null when no state was ever read.
+ */
+export async function waitUntilSettled<V extends { pass: boolean }>(options: {
+  readState: () => Promise<State | null>;
+  onState?: (state: State) => Promise<void>;
+  judge: (state: State) => V;
+  timing: Timing;
+  deadline: number;
+}): Promise<{ verdict: V; state: State } | null> {
+  const { timing } = options;
+  let last: { verdict: V; state: State } | null = null;
+  let stable: { seq: number; since: number } | null = null;
+  for (;;) {
+    const state = await options.readState();
+    if (state !== null) {
+      await options.onState?.(state);
+      last = { verdict: options.judge(state), state };
+      const seq = state.journal.at(-1)?.seq ?? 0;
+      if (!last.verdict.pass) stable = null;
+      else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };
+      else if (performance.now() - stable.since >= timing.settleMs) return last;
+    }
+    if (performance.now() > options.deadline) return last;
+    await sleep(timing.pollMs);
   }
 }
 

@@ -12,6 +12,13 @@
 #   E2E_KEEP=1                keep the temporary n8n folder and logs (path printed at the end)
 #   E2E_SKIP_RUNNER=1         start everything, print the URLs, wait for Ctrl-C (manual probing)
 #   E2E_API_URL=http://...    use this already running mock API instead of starting one
+#   E2E_WORKFLOWS="a.json b"  import and publish these exports instead of docker/n8n/workflows/*.json (an
+#                             export without an id gets one; http://mock-api:8081 in it becomes the mock
+#                             API's address here)
+#   E2E_API_KEY=1             set up n8n's owner and make a public-API key (read executions and workflows),
+#                             exported to the runner as N8N_API_KEY
+#   E2E_RUNNER="command"      run this (through sh -c) instead of the acceptance runner; it finds API_URL,
+#                             N8N_URL, N8N_API_KEY and APPROVAL_TIMEOUT_SECONDS in its environment
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -103,13 +110,38 @@ export EXECUTIONS_DATA_SAVE_ON_SUCCESS=all N8N_LOG_LEVEL="${N8N_LOG_LEVEL:-info}
 export N8N_BLOCK_ENV_ACCESS_IN_NODE=false
 export MOCK_API_URL="$API_URL"
 
+# The exports to import: ours, or the ones given. Each is copied into $WORK first: an export from the
+# editor may lack an id (publish needs one) and may name the lab's mock API by its compose name.
+mkdir -p "$WORK/import"
+WEBHOOK_PATHS=""
 t1=$(date +%s)
-for wf in "$HERE"/workflows/*.json; do
-  id="$("$SYSTEM_NODE" -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).id)' "$wf")"
-  "$N8N" import:workflow --input="$wf" >>"$WORK/n8n-cli.log" 2>&1 || { cat "$WORK/n8n-cli.log" >&2; exit 2; }
+i=0
+if [ -n "${E2E_WORKFLOWS:-}" ]; then read -r -a EXPORTS <<<"$E2E_WORKFLOWS"; else EXPORTS=("$HERE"/workflows/*.json); fi
+for wf in "${EXPORTS[@]}"; do
+  [ -f "$wf" ] || { log "no such workflow export: $wf"; exit 2; }
+  i=$((i + 1))
+  copy="$WORK/import/$i.json"
+  out="$("$SYSTEM_NODE" -e '
+    const fs = require("fs");
+    const [src, dst, api, n] = process.argv.slice(1);
+    let text = fs.readFileSync(src, "utf8");
+    text = text.split("http://mock-api:8081").join(api);
+    const wf = JSON.parse(text);
+    if (Array.isArray(wf) || typeof wf !== "object" || !Array.isArray(wf.nodes)) {
+      console.error("not an n8n workflow export (no nodes): " + src); process.exit(2);
+    }
+    if (typeof wf.id !== "string" || !/^[A-Za-z0-9]{1,36}$/.test(wf.id)) wf.id = ("CheckedExport" + n + "x".repeat(16)).slice(0, 16);
+    fs.writeFileSync(dst, JSON.stringify(wf));
+    const paths = wf.nodes.filter((x) => x.type === "n8n-nodes-base.webhook" && x.parameters && x.parameters.path)
+      .map((x) => x.parameters.path);
+    console.log([wf.id, ...paths].join(" "));
+  ' "$wf" "$copy" "$API_URL" "$i")" || exit 2
+  id="${out%% *}"
+  [ "$out" = "$id" ] || WEBHOOK_PATHS="$WEBHOOK_PATHS ${out#* }"
+  "$N8N" import:workflow --input="$copy" >>"$WORK/n8n-cli.log" 2>&1 || { cat "$WORK/n8n-cli.log" >&2; exit 2; }
   "$N8N" publish:workflow --id="$id" >>"$WORK/n8n-cli.log" 2>&1 || { cat "$WORK/n8n-cli.log" >&2; exit 2; }
 done
-log "imported and published the workflows in $(($(date +%s) - t1)) s"
+log "imported and published $i workflow(s) in $(($(date +%s) - t1)) s"
 
 setsid "$N8N" start >"$WORK/n8n.log" 2>&1 &
 N8N_PID=$!
@@ -121,20 +153,18 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 [ -n "$ready" ] || { tail -50 "$WORK/n8n.log" >&2; log "n8n not ready after 120 s"; exit 2; }
-# Production webhooks answer 404 for a moment after readiness. The rollback webhook with an empty body
-# is a harmless probe: the rollback workflow stops at its own validation and makes no request.
+# Production webhooks answer 404 for a moment after readiness. A GET tells "registered for POST only"
+# apart from "not registered" (both 404, different messages) without starting a run.
 registered=""
 for _ in $(seq 1 120); do
-  code="$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'content-type: application/json' \
-    --data '{}' "$N8N_URL/webhook/suspicious-login-rollback" || true)"
-  # The alert webhook must not be triggered by a probe; a GET tells "registered for POST only" apart
-  # from "not registered" (both 404, different messages).
-  if [ "$code" = 200 ] && curl -s "$N8N_URL/webhook/suspicious-login" | grep -q 'not registered for GET'; then
-    registered=1; break
-  fi
+  registered=1
+  for path in $WEBHOOK_PATHS; do
+    curl -s "$N8N_URL/webhook/$path" | grep -q 'not registered for GET' || { registered=""; break; }
+  done
+  [ -n "$registered" ] && break
   sleep 0.5
 done
-[ -n "$registered" ] || { tail -50 "$WORK/n8n.log" >&2; log "webhooks not registered"; exit 2; }
+[ -n "$registered" ] || { tail -50 "$WORK/n8n.log" >&2; log "webhooks not registered:$WEBHOOK_PATHS"; exit 2; }
 log "n8n ready at $N8N_URL in $(($(date +%s) - t2)) s (approval timeout ${APPROVAL_TIMEOUT_SECONDS} s)"
 
 if [ "${E2E_SKIP_RUNNER:-0}" = 1 ]; then
@@ -143,12 +173,44 @@ if [ "${E2E_SKIP_RUNNER:-0}" = 1 ]; then
   exit 0
 fi
 
-# --- the acceptance runner ------------------------------------------------------------------------
+# --- n8n's owner and a public-API key (E2E_API_KEY=1) ------------------------------------------------
+if [ "${E2E_API_KEY:-0}" = 1 ]; then
+  N8N_API_KEY="$("$SYSTEM_NODE" -e '
+    const base = process.argv[1];
+    const owner = { email: "owner@e2e.test", firstName: "E2e", lastName: "Owner", password: "E2e-owner-not-a-secret-1" };
+    const post = (path, body, headers = {}) => fetch(base + path, { method: "POST",
+      headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    (async () => {
+      const setup = await post("/rest/owner/setup", owner);
+      if (!setup.ok && setup.status !== 400) throw new Error("owner setup answered " + setup.status);
+      const login = await post("/rest/login", { emailOrLdapLoginId: owner.email, password: owner.password });
+      if (!login.ok) throw new Error("login answered " + login.status);
+      const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const scopes = ["workflow:read", "workflow:list", "execution:read", "execution:list"];
+      const made = await post("/rest/api-keys", { label: "e2e", scopes, expiresAt: null }, { cookie });
+      const body = await made.json().catch(() => ({}));
+      if (!made.ok || !body.data || !body.data.rawApiKey) throw new Error("api-keys answered " + made.status);
+      console.log(body.data.rawApiKey);
+    })().catch((e) => { console.error(e.message); process.exit(1); });
+  ' "$N8N_URL")" || { log "could not make an n8n API key"; exit 2; }
+  export N8N_API_KEY
+  log "n8n API key made (owner set up from the environment of this run)"
+fi
+
+# --- the acceptance runner, or the given command ------------------------------------------------------
 mkdir -p "$(dirname "$REPORT")"
 t3=$(date +%s)
 set +e
-"$SYSTEM_NODE" dist/app/acceptance/cli.js --target n8n --api "$API_URL" --n8n "$N8N_URL" --report "$REPORT"
+if [ -n "${E2E_RUNNER:-}" ]; then
+  API_URL="$API_URL" N8N_URL="$N8N_URL" sh -c "$E2E_RUNNER"
+else
+  "$SYSTEM_NODE" dist/app/acceptance/cli.js --target n8n --api "$API_URL" --n8n "$N8N_URL" --report "$REPORT"
+fi
 rc=$?
 set -e
-log "acceptance runner exit $rc after $(($(date +%s) - t3)) s; report $REPORT"
+if [ -n "${E2E_RUNNER:-}" ]; then
+  log "runner command exit $rc after $(($(date +%s) - t3)) s"
+else
+  log "acceptance runner exit $rc after $(($(date +%s) - t3)) s; report $REPORT"
+fi
 exit "$rc"

@@ -1,0 +1,70 @@
+/** Name-agnostic questions about JSON the trainee's workflow wrote: where the seed fixes no field names. */
+
+/** An approval request is any notification that carries the platform's resume URL (n8n: /webhook-waiting/). */
+const RESUME_URL = /https?:\/\/[^\s"'<>]+\/webhook-waiting\/[^\s"'<>]+/;
+
+export function resumeUrlIn(value: unknown): string | undefined {
+  let found: string | undefined;
+  walk(value, (_key, item) => {
+    if (found === undefined && typeof item === 'string') found = RESUME_URL.exec(item)?.[0];
+  });
+  return found;
+}
+
+/** Visits every (key, value) pair of a JSON value, depth first; array items have the key of their array. */
+export function walk(
+  value: unknown,
+  visit: (key: string | null, value: unknown) => void,
+  key: string | null = null,
+) {
+  visit(key, value);
+  if (Array.isArray(value)) for (const item of value) walk(item, visit, key);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) walk(v, visit, k);
+}
+
+/** Some string in the value contains the text (case-insensitive), or some key equals it. */
+export function mentions(value: unknown, text: string): boolean {
+  const needle = text.toLowerCase();
+  let hit = false;
+  walk(value, (key, item) => {
+    if (hit) return;
+    if (key?.toLowerCase() === needle) hit = true;
+    else if (typeof item === 'string' && item.toLowerCase().includes(needle)) hit = true;
+  });
+  return hit;
+}
+
+/** Some string value (not a key) contains the text, case-insensitive: a sentence naming a field. */
+export function saysInText(value: unknown, text: string): boolean {
+  const needle = text.toLowerCase();
+  let hit = false;
+  walk(value, (_key, item) => {
+    if (!hit && typeof item === 'string' && item.toLowerCase().includes(needle)) hit = true;
+  });
+  return hit;
+}
+
+/** Some key matching the pattern holds a value that passes the test. */
+export function someKey(value: unknown, pattern: RegExp, test: (value: unknown) => boolean): boolean {
+  let hit = false;
+  walk(value, (key, item) => {
+    if (!hit && key !== null && pattern.test(key) && test(item)) hit = true;
+  });
+  return hit;
+}
+
+/** A key equal to `name` somewhere holds exactly `expected`. */
+export function holdsValue(value: unknown, name: string, expected: unknown): boolean {
+  return someKey(value, new RegExp(`^${name}$`), (item) => item === expected);
+}
+
+/** The value at a dotted path; undefined when any step is missing. */
+export function dig(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const key of path.split('.')) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = Object.entries(current).find(([k]) => k === key)?.[1];
+  }
+  return current;
+}

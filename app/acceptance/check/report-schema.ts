@@ -1,0 +1,74 @@
+/**
+ * The stage checker's result file, `reports/check-last.json`: one declaration, imported by the checker
+ * that writes it and by the console that shows it.
+ */
+import { z } from 'zod';
+
+/** The seed's node table in order, then the three workflow rules the matrix proves. */
+export const STAGE_NAMES = [
+  'webhook',
+  'validate',
+  'enrich',
+  'case-lookup',
+  'decide',
+  'approve',
+  'block',
+  'record',
+  'idempotency',
+  'connector-failure',
+  'rollback',
+] as const;
+export const StageNameSchema = z.enum(STAGE_NAMES);
+export type StageName = z.infer<typeof StageNameSchema>;
+
+/**
+ * pass / fail; unjudged: the check needs something the checker does not have (a field name the seed leaves
+ * open and no mapping names, or n8n's execution data without an API key). Unjudged never fails a stage.
+ */
+export const ExpectationStatusSchema = z.enum(['pass', 'fail', 'unjudged']);
+export type ExpectationStatus = z.infer<typeof ExpectationStatusSchema>;
+
+export const ExpectationResultSchema = z.object({
+  stage: StageNameSchema,
+  /** The stimulus that was sent, e.g. "alert without source_ip". */
+  stimulus: z.string(),
+  /** What the seed requires, in the trainee's terms. */
+  expectation: z.string(),
+  status: ExpectationStatusSchema,
+  /** What to change, in the trainee's terms; null when the expectation passed. */
+  hint: z.string().nullable(),
+  /** What the checker saw, when it was not what the expectation wants. */
+  detail: z.string().nullable(),
+  /** When the expectation was judged (ISO 8601). */
+  at: z.iso.datetime(),
+});
+export type ExpectationResult = z.infer<typeof ExpectationResultSchema>;
+
+export const StageResultSchema = z.object({
+  stage: StageNameSchema,
+  /** fail when one expectation failed; pass otherwise (unjudged ones are listed, not counted). */
+  status: z.enum(['pass', 'fail']),
+  counts: z.object({ pass: z.int(), fail: z.int(), unjudged: z.int() }),
+});
+export type StageResult = z.infer<typeof StageResultSchema>;
+
+export const CheckReportSchema = z.object({
+  kind: z.literal('stage-check'),
+  /** The stage asked for (`all` or a stage name): every stage up to it was checked. */
+  requested: z.union([StageNameSchema, z.literal('all')]),
+  target: z.enum(['reference', 'n8n']),
+  workflow_url: z.string(),
+  api: z.string(),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+  seconds: z.number(),
+  passed: z.boolean(),
+  stages: z.array(StageResultSchema),
+  results: z.array(ExpectationResultSchema),
+  /** What the checker itself met on the way (a retried webhook 404, no API key); never a verdict. */
+  notes: z.array(z.string()),
+});
+export type CheckReport = z.infer<typeof CheckReportSchema>;
+
+/** Where the checker writes its last result and the console reads it. */
+export const CHECK_REPORT_PATH = 'reports/check-last.json';

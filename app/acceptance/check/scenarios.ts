@@ -1,0 +1,298 @@
+/**
+ * The stimuli the checker sends, stage by stage (the seed's node table, its workflow rules and its matrix),
+ * each with the expectations of expectations.ts it is judged by, in the order they run.
+ */
+import type { State } from '../api-schemas.js';
+import { LAB_ADDRESS, LAB_USER } from '../runner.js';
+import { resumeUrlIn, saysInText } from './evidence.js';
+import type { Facts, Scenario } from './expectations.js';
+import {
+  absenceVerified,
+  addressAbsent,
+  approvalRequested,
+  approvalRequests,
+  blockNotRepeated,
+  blockPosts,
+  blockVerified,
+  caseAfterBlock,
+  caseLookupAfterEnrich,
+  caseWrites,
+  enrichmentRecordedBelow80,
+  exactEntry,
+  exactUnblock,
+  fail,
+  firstRunDone,
+  holdsEvidence,
+  holdsExpiry,
+  holdsRollbackInfo,
+  identityAsked,
+  identityOfTheUserOnly,
+  MAPPED_FIELDS,
+  namesApprover,
+  noApprovalBelow80,
+  noBlockAfter,
+  noBlockBeforeDecision,
+  noContainmentBelow80,
+  noSecondBlock,
+  noSecondCase,
+  ok,
+  oneBlockAfterApproval,
+  onlyRecordResumed,
+  ownerNotified,
+  pass,
+  recordedNoAction,
+  recoveryRecorded,
+  resumeAccepted,
+  rollbackAccepted,
+  sevenFields,
+  show,
+  showsBlocked,
+  showsVerification,
+  unknownIdentityStops,
+  updatedOnSecond,
+  webhookAccepts,
+  writeFailedOnce,
+} from './expectations.js';
+import { STAGE_NAMES, type StageName } from './report-schema.js';
+
+export type {
+  Evidence,
+  ExecutionFinding,
+  Expectation,
+  Facts,
+  Marks,
+  Outcome,
+  Scenario,
+} from './expectations.js';
+export { MAPPED_FIELDS, webhookAccepts } from './expectations.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// The scenarios, in the order they run
+
+function baseAlert(f: Facts, confidence: number): Record<string, unknown> {
+  return {
+    event_id: f.eventId,
+    event_type: 'suspicious_login',
+    user: f.user,
+    source_ip: f.sourceIp,
+    failed_attempts: 7,
+    successful_login: true,
+    confidence,
+    environment: 'training',
+  };
+}
+
+function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'): Scenario {
+  const stimulus = field === 'production' ? 'alert with environment=production' : `alert without ${field}`;
+  const phrase = field === 'production' ? 'with environment=production' : `without ${field}`;
+  const condition = field === 'production' ? 'environment is not training' : `${field} is missing`;
+  const named = field === 'production' ? 'environment' : field;
+  return {
+    id: `validate-${field}`,
+    stimulus,
+    user: 'lab',
+    approver: 'reject',
+    alert: (f) => {
+      const alert = baseAlert(f, 92);
+      if (field === 'production') alert.environment = 'production';
+      else delete alert[field];
+      return alert;
+    },
+    expectations: [
+      {
+        stage: 'validate',
+        text: 'no enrichment or response request',
+        judge: (e) => {
+          // Recording the error is allowed anywhere (a notification, or a case write); asking is not.
+          const made = e.state.journal.filter(
+            (j) =>
+              j.path.startsWith('/identity/') ||
+              j.path === '/blocklist' ||
+              j.path.startsWith('/blocklist/') ||
+              (j.method === 'GET' && j.path.startsWith('/cases/')),
+          );
+          const approvals = approvalRequests(e.state).length;
+          if (made.length === 0 && approvals === 0) return pass();
+          const first = made[0];
+          return fail(
+            `a run ${phrase} still ${first !== undefined ? `called ${first.method} ${first.path}` : 'asked for approval'}: stop the run in Validate when ${condition}`,
+            made.map(show).join(', ') || `${approvals} approval request(s)`,
+          );
+        },
+      },
+      {
+        stage: 'validate',
+        text: `the validation error is recorded (a notification or case naming ${named})`,
+        judge: (e) => {
+          const notices = e.state.notifications.filter((n) => resumeUrlIn(n) === undefined);
+          // Named in a sentence or list (a value), not merely a copied alert field (a key).
+          if ([...notices, ...e.state.cases].some((n) => saysInText(n, named))) return pass();
+          if (notices.length === 0 && e.state.cases.length === 0) {
+            return fail(
+              `a run ${phrase} recorded nothing: before stopping, record the validation error (POST /notify), naming ${named}`,
+              'no notification, no case',
+            );
+          }
+          return fail(
+            `the record of a run ${phrase} does not name ${named}: say which field failed, e.g. "${field === 'production' ? 'environment must be training' : `${field} is required`}"`,
+            JSON.stringify(notices[0] ?? e.state.cases[0]).slice(0, 200),
+          );
+        },
+      },
+    ],
+  };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'valid-79',
+    stimulus: 'valid alert, confidence 79',
+    user: 'lab',
+    approver: 'reject',
+    alert: (f) => baseAlert(f, 79),
+    expectations: [
+      webhookAccepts,
+      sevenFields,
+      identityAsked('enrich'),
+      caseLookupAfterEnrich(),
+      noApprovalBelow80,
+      noContainmentBelow80,
+      enrichmentRecordedBelow80,
+    ],
+  },
+  ...(['production', ...MAPPED_FIELDS] as const).map(validationScenario),
+  {
+    id: 'unknown-user',
+    stimulus: 'alert for a user the identity system does not know, confidence 92',
+    user: 'unknown',
+    approver: 'reject',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [identityOfTheUserOnly, unknownIdentityStops],
+  },
+  {
+    id: 'boundary-80',
+    stimulus: 'alert with confidence 80; the approver rejects',
+    user: 'lab',
+    approver: 'reject',
+    alert: (f) => baseAlert(f, 80),
+    expectations: [
+      approvalRequested(
+        'decide',
+        'at 80',
+        'confidence 80 asked for no approval: Decide must use >= 80, so 80 itself asks; the approval request is a POST /notify that carries {{ $execution.resumeUrl }}',
+      ),
+      noBlockAfter(
+        'approve',
+        'a rejection',
+        "after the approver rejected, a blocklist request was still sent: route the Wait node's rejected branch to no action",
+      ),
+      recordedNoAction('record', 'a rejected run'),
+    ],
+  },
+  {
+    id: 'positive-92',
+    stimulus: 'alert with confidence 92; the approver approves',
+    user: 'lab',
+    approver: 'approve',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [
+      approvalRequested(
+        'approve',
+        'at 92',
+        'confidence 92 asked for no approval: after Decide (>= 80) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer',
+      ),
+      noBlockBeforeDecision,
+      resumeAccepted,
+      oneBlockAfterApproval,
+      exactEntry,
+      blockVerified,
+      caseAfterBlock,
+      namesApprover,
+      holdsEvidence,
+      showsBlocked,
+      showsVerification,
+      holdsExpiry,
+      holdsRollbackInfo,
+    ],
+  },
+  {
+    id: 'timeout-92',
+    stimulus: 'alert with confidence 92; nobody answers',
+    user: 'lab',
+    approver: 'silent',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [
+      approvalRequested(
+        'approve',
+        'without an answer',
+        'confidence 92 asked for no approval: after Decide (>= 80) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer',
+      ),
+      noBlockAfter(
+        'approve',
+        'no answer within the time limit',
+        "when nobody answered, a blocklist request was still sent: route the Wait node's time-limit exit to no action",
+      ),
+      recordedNoAction('record', 'a timed-out run'),
+    ],
+  },
+  {
+    id: 'duplicate',
+    stimulus: 'alert with confidence 92, approved, then the same alert again',
+    user: 'lab',
+    approver: 'approve',
+    followUp: 'deliver_again',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [firstRunDone('idempotency'), updatedOnSecond, noSecondCase, noSecondBlock],
+  },
+  {
+    id: 'connector-failure',
+    stimulus: 'case connector set to fail_next_write; alert with confidence 92, approved',
+    user: 'lab',
+    approver: 'approve',
+    setup: 'fail_next_write',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [writeFailedOnce, blockNotRepeated, ownerNotified, onlyRecordResumed],
+  },
+  {
+    id: 'rollback',
+    stimulus: 'alert with confidence 92, approved, then the rollback trigger',
+    user: 'lab',
+    approver: 'approve',
+    followUp: 'rollback',
+    alert: (f) => baseAlert(f, 92),
+    expectations: [
+      firstRunDone('rollback'),
+      rollbackAccepted,
+      exactUnblock,
+      addressAbsent,
+      absenceVerified,
+      recoveryRecorded,
+    ],
+  },
+];
+
+/** The stages up to and including `last`, in the seed's order. */
+export function stagesUpTo(last: StageName | 'all'): StageName[] {
+  if (last === 'all') return [...STAGE_NAMES];
+  return STAGE_NAMES.slice(0, STAGE_NAMES.indexOf(last) + 1);
+}
+
+/** The scenarios that judge at least one of these stages, each with only those stages' expectations. */
+export function scenariosFor(stages: readonly StageName[]): Scenario[] {
+  return SCENARIOS.map((s) => ({
+    ...s,
+    expectations: s.expectations.filter((x) => stages.includes(x.stage)),
+  })).filter((s) => s.expectations.length > 0);
+}
+
+/** The first run of a two-delivery scenario is done: one accepted block and a case written after it. */
+export function firstRunFinished(state: State): boolean {
+  const post = blockPosts(state).find(ok);
+  return (
+    post !== undefined &&
+    state.blocklist.length === 1 &&
+    caseWrites(state).some((j) => ok(j) && j.seq > post.seq)
+  );
+}
+
+export { LAB_ADDRESS, LAB_USER };

@@ -1,0 +1,57 @@
+/** The checker on the reference target with an in-process mock API, quiet, its report in a temp folder. */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckOptions } from '../../app/acceptance/check/options.js';
+import type { CheckReport, StageName } from '../../app/acceptance/check/report-schema.js';
+import type { CheckHooks } from '../../app/acceptance/check/run-check.js';
+import type { Output } from '../../app/acceptance/run-acceptance.js';
+import { startReferenceTarget } from '../../app/acceptance/targets.js';
+import type { WorkflowVariant } from '../../app/acceptance/workflow-host.js';
+
+/** Shorter than the CLI's: a failing expectation waits 2 s here, not 3. */
+export const TEST_TIMING = { pollMs: 25, settleMs: 200, phaseTimeoutMs: 2_000, approvalLatenessMs: 500 };
+
+export function checkOptions(
+  stage: CheckOptions['stage'],
+  overrides: Partial<CheckOptions> = {},
+): CheckOptions {
+  return {
+    stage,
+    only: false,
+    target: 'reference',
+    api: { kind: 'local' },
+    n8nUrl: 'http://127.0.0.1:5678',
+    resumeOrigin: undefined,
+    webhookPath: 'suspicious-login',
+    rollbackPath: 'suspicious-login-rollback',
+    mappingPath: undefined,
+    reportPath: join(tmpdir(), `check-test-${process.pid}-${Math.random().toString(16).slice(2)}.json`),
+    approvalTimeoutSeconds: 1,
+    apiKey: undefined,
+    verbose: false,
+    ...overrides,
+  };
+}
+
+export function checkReference(
+  stage: CheckOptions['stage'],
+  variant?: WorkflowVariant,
+  lines: string[] = [],
+): [CheckOptions, Output, CheckHooks] {
+  return [
+    checkOptions(stage),
+    { out: (line) => lines.push(line), err: () => {} },
+    {
+      timing: TEST_TIMING,
+      ...(variant ? { startReference: (options) => startReferenceTarget({ ...options, variant }) } : {}),
+    },
+  ];
+}
+
+export function failedStages(report: CheckReport): StageName[] {
+  return report.stages.filter((s) => s.status === 'fail').map((s) => s.stage);
+}
+
+export function hintsOf(report: CheckReport, stage: StageName): string[] {
+  return report.results.filter((r) => r.stage === stage && r.status === 'fail').map((r) => r.hint ?? '');
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { dig, mentions, resumeUrlIn, saysInText, someKey } from '../../app/acceptance/check/evidence.js';
+import { fillTemplate } from '../../app/acceptance/check/mapping.js';
+
+describe('an approval request is any notification carrying the resume URL', () => {
+  const url = 'http://n8n:5678/webhook-waiting/417?signature=9f2c';
+
+  it('finds it under any field name, or inside a sentence', () => {
+    expect(resumeUrlIn({ resume_url: url })).toBe(url);
+    expect(resumeUrlIn({ links: [{ approve: url }] })).toBe(url);
+    expect(resumeUrlIn({ text: `Approve here: ${url} (10 min).` })).toBe(url);
+  });
+
+  it('is not fooled by a trigger URL or a bare path', () => {
+    expect(resumeUrlIn({ url: 'http://n8n:5678/webhook/suspicious-login' })).toBeUndefined();
+    expect(resumeUrlIn({ path: '/webhook-waiting/417' })).toBeUndefined();
+    expect(resumeUrlIn({ channel: 'approval' })).toBeUndefined();
+  });
+});
+
+describe('name-agnostic questions about a case', () => {
+  const record = { evidence: { identity: { user: 'lab-admin', role: 'administrator' } }, Approved_By: 'Ann' };
+
+  it('mentions: a key or a substring of a string, case-insensitive', () => {
+    expect(mentions(record, 'ann')).toBe(true);
+    expect(mentions(record, 'approved_by')).toBe(true);
+    expect(mentions(record, 'bob')).toBe(false);
+  });
+
+  it('someKey and dig', () => {
+    expect(someKey(record, /^role$/, (v) => v === 'administrator')).toBe(true);
+    expect(someKey(record, /^role$/, (v) => v === 'analyst')).toBe(false);
+    expect(dig(record, 'evidence.identity.role')).toBe('administrator');
+    expect(dig(record, 'evidence.identity.missing')).toBeUndefined();
+    expect(dig(record, 'evidence.toString')).toBeUndefined();
+  });
+
+  it('fillTemplate fills {names} in every string, leaves unknown ones', () => {
+    expect(fillTemplate({ a: ['{approver}', 1], b: '{other}' }, { approver: 'Ann' })).toEqual({
+      a: ['Ann', 1],
+      b: '{other}',
+    });
+  });
+});
+
+describe('a validation error names the field in its text, not as a copied key', () => {
+  it('saysInText reads values only', () => {
+    expect(saysInText({ errors: ['source_ip is required'] }, 'source_ip')).toBe(true);
+    expect(saysInText({ missing: ['SOURCE_IP'] }, 'source_ip')).toBe(true);
+    expect(saysInText({ alert: { source_ip: '' } }, 'source_ip')).toBe(false);
+  });
+});
