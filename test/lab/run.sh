@@ -221,6 +221,16 @@ counts=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],
   reports/acceptance-lab.json 2>/dev/null || echo "0 0")
 check "make acceptance passes 8 of 8 on the real lab (exit $rc, $counts pass/fail, ${MATRIX_SECONDS} s)" test "$rc" = 0 -a "$counts" = "8 0"
 
+# --- make check: the stage checker on the lab -----------------------------------------------------------
+log "make check STAGE=all on the lab: the stage checker, the Webhook stage read through n8n's public API"
+check_start=$SECONDS
+in_ns timeout 1200 make -s --no-print-directory check STAGE=all >"$WORK/check.log" 2>&1 && rc=0 || rc=$?
+CHECK_SECONDS=$((SECONDS - check_start))
+grep -E '^(PASS|FAIL) +stage' "$WORK/check.log" | sed 's/^/        /'
+check "make check STAGE=all passes every stage on the lab's reference workflow (exit $rc, ${CHECK_SECONDS} s)" test "$rc" = 0
+check "... the seven fields judged from n8n's execution data with the lab's API key" \
+  grep -Eq '^PASS +webhook .*all seven mapped fields appear in the execution data' "$WORK/check.log"
+
 # --- make reset: a clean exercise --------------------------------------------------------------------------
 log "make reset: no run started before it reaches the mock API afterwards"
 state_json() { lab state; }
@@ -298,7 +308,7 @@ check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
 
 echo
 echo "lab test figures: images ${IMAGES_SECONDS} s (build or cache import); make up to ready ${UP_SECONDS} s;" \
-  "matrix ${MATRIX_SECONDS} s; lab memory idle ${IDLE_MIB} MiB, peak under the matrix ${PEAK_MIB:-?} MiB;" \
+  "matrix ${MATRIX_SECONDS} s; make check STAGE=all ${CHECK_SECONDS} s; lab memory idle ${IDLE_MIB} MiB, peak under the matrix ${PEAK_MIB:-?} MiB;" \
   "make down ${DOWN_SECONDS} s; images (MB):$(for i in "${!SIZES[@]}"; do printf ' %s %s' "$i" "${SIZES[$i]}"; done);" \
   "total ${SECONDS} s"
 summary
