@@ -312,39 +312,20 @@ $(env_value N8N_OWNER_PASSWORD)") || answer="failed"
     "key "*) set_env_value N8N_API_KEY "${answer#key }" && echo "lab: n8n API key for the lab written to $ENV_FILE" ;;
     *) die "could not make n8n's API key for the lab ($answer)" ;;
   esac
+  # The console's Reset stops runs with it too: start the console again with the new key.
+  compose up -d --no-deps --force-recreate console
+  wait_healthy >/dev/null
 }
 
-# Stops every run that has not finished (waiting for approval, running, queued) with n8n's public API
-# (`POST /api/v1/executions/stop`), until none is left. A run stopped here can no longer resume, time
-# out or call the mock API. Prints how many it stopped.
+# Stops every run that has not finished (waiting for approval, running, queued), until none is left: a
+# run stopped here can no longer resume, time out or call the mock API. It runs in the console's
+# container, the one that reaches n8n main (and not the mock API), with the key on stdin
+# (app/cli/stop-runs.ts: the same code as the console's Reset).
 stop_unfinished_runs() {
   local answer
-  answer=$(n8n_node '
-    let key = "";
-    process.stdin.on("data", (c) => (key += c)).on("end", async () => {
-      const base = "http://127.0.0.1:5678/api/v1/executions";
-      const headers = { "content-type": "application/json", "x-n8n-api-key": key.trim() };
-      const unfinished = ["queued", "running", "waiting"];
-      let stopped = 0;
-      for (let round = 0; round < 40; round++) {
-        const r = await fetch(base + "/stop", { method: "POST", headers, body: JSON.stringify({ status: unfinished }) });
-        if (!r.ok) { console.log("failed stop " + r.status); return; }
-        stopped += (await r.json()).stopped;
-        let left = 0;
-        for (const status of ["new", "running", "waiting"]) {
-          const list = await fetch(base + "?limit=1&status=" + status, { headers });
-          if (list.ok) left += (await list.json()).data.length;
-          else if (list.status !== 400) { console.log("failed list " + list.status); return; }
-        }
-        if (left === 0) { console.log("stopped " + stopped); return; }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      console.log("failed: runs still unfinished after 10 s");
-    });' <<<"$(env_value N8N_API_KEY)") || answer="failed"
-  case "$answer" in
-    "stopped "*) echo "lab: stopped ${answer#stopped } unfinished workflow run(s)" ;;
-    *) die "could not stop the unfinished workflow runs ($answer); nothing was reset" ;;
-  esac
+  answer=$(compose exec -T console node dist/app/cli/stop-runs.js http://n8n:5678 <<<"$(env_value N8N_API_KEY)" 2>&1) ||
+    die "could not stop the unfinished workflow runs (${answer##*stop-runs: }); nothing was reset"
+  echo "lab: ${answer} unfinished workflow run(s)"
 }
 
 api() { compose exec -T mock-api "${API_REQUEST[@]}" "$@"; }

@@ -19,6 +19,11 @@ export interface ConsoleDeps {
   allowedHosts: readonly string[];
   /** The per-process token state-changing requests carry in `x-console-token`. */
   token: string;
+  /**
+   * Stops the workflow platform's unfinished runs; Reset calls it before it clears the mock API, so no
+   * run of the previous exercise writes into the next (the compose lab, with the lab's n8n API key).
+   */
+  stopRuns?: () => Promise<number>;
   /** Retry window for n8n's 409 "running already" (ms). */
   resumeRetryMs?: number;
   fetchImpl?: typeof fetch;
@@ -188,7 +193,16 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 
   app.post('/api/reset', async (c) => {
     const b = await body(c, ResetBody);
-    return b instanceof Response ? b : forward(c, '/reset', {});
+    if (b instanceof Response) return b;
+    if (deps.stopRuns) {
+      try {
+        await deps.stopRuns();
+      } catch (err) {
+        const message = `could not stop the unfinished workflow runs (${(err as Error).message}); nothing was reset`;
+        return c.json({ ok: false, status: 0, message }, 502);
+      }
+    }
+    return forward(c, '/reset', {});
   });
   app.post('/api/case-mode', async (c) => {
     const b = await body(c, CaseModeBody);

@@ -25,6 +25,8 @@ export const ConsoleConfigSchema = z.object({
    * Only resume URLs on this origin are posted to, rewritten onto n8nUrl. Defaults to n8nUrl.
    */
   n8nPublicUrl: httpUrl.optional(),
+  /** n8n's public-API key: Reset then stops the unfinished workflow runs first (the compose lab). */
+  n8nApiKey: z.string().min(1).optional(),
   /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
   allowedHosts: list.default([]),
   /** The stage checker's last report, shown when the file exists. */
@@ -40,6 +42,7 @@ export const CONSOLE_ENV = {
   mockApiSocket: 'MOCK_API_SOCKET',
   n8nUrl: 'N8N_URL',
   n8nPublicUrl: 'N8N_PUBLIC_URL',
+  n8nApiKey: 'N8N_API_KEY',
   allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
   checkReport: 'CHECK_REPORT',
   pollMs: 'CONSOLE_POLL_MS',

@@ -2,6 +2,7 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
+import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
 import { loadConsoleConfig } from './config.js';
 import { StateFeed } from './feed.js';
@@ -18,6 +19,7 @@ function main(): void {
   const api = mockApiClient(
     config.mockApiSocket ? { socketPath: config.mockApiSocket } : { url: config.mockApiUrl },
   );
+  const apiKey = config.n8nApiKey;
   const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
   const app = createConsoleApp({
     feed,
@@ -25,6 +27,9 @@ function main(): void {
     n8nUrl: config.n8nUrl,
     n8nPublicUrl: config.n8nPublicUrl ?? config.n8nUrl,
     allowedHosts: config.allowedHosts,
+    ...(apiKey === undefined
+      ? {}
+      : { stopRuns: () => stopUnfinishedRuns({ n8nUrl: config.n8nUrl, apiKey }) }),
     token: randomBytes(24).toString('base64url'),
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {

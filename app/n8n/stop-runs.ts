@@ -1,0 +1,54 @@
+/**
+ * Stops every unfinished run of the workflow platform (waiting for approval, running, queued) through
+ * n8n's public API, and repeats until n8n lists none: a run stopped here can no longer resume, time out
+ * or call the mock API. `make reset` and the console's Reset call this before they clear the mock API,
+ * so that no run of the previous exercise can write into the next one.
+ */
+const STOPPABLE = ['queued', 'running', 'waiting'] as const;
+/** The statuses n8n's list filter knows for the same runs (`queued` is `new` there). */
+const UNFINISHED = ['new', 'running', 'waiting'] as const;
+
+export interface StopRunsOptions {
+  /** n8n as this process reaches it, e.g. http://n8n:5678. */
+  n8nUrl: string;
+  /** A public-API key with the execution:stop and execution:list scopes. */
+  apiKey: string;
+  /** How long to keep stopping until none is left. */
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+}
+
+export class StopRunsError extends Error {}
+
+/** Returns how many runs it stopped; throws StopRunsError when n8n refuses or runs are left. */
+export async function stopUnfinishedRuns(options: StopRunsOptions): Promise<number> {
+  const { n8nUrl, apiKey, timeoutMs = 10_000, fetchImpl = fetch } = options;
+  const base = `${n8nUrl.replace(/\/+$/, '')}/api/v1/executions`;
+  const headers = { 'content-type': 'application/json', 'x-n8n-api-key': apiKey };
+  const deadline = Date.now() + timeoutMs;
+  let stopped = 0;
+  for (;;) {
+    const answer = await fetchImpl(`${base}/stop`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ status: STOPPABLE }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!answer.ok) throw new StopRunsError(`n8n answered ${answer.status} to stopping the runs`);
+    const { stopped: count } = (await answer.json()) as { stopped?: unknown };
+    stopped += typeof count === 'number' ? count : 0;
+    let left = 0;
+    for (const status of UNFINISHED) {
+      const list = await fetchImpl(`${base}?limit=1&status=${status}`, {
+        headers,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!list.ok) throw new StopRunsError(`n8n answered ${list.status} to listing the ${status} runs`);
+      const { data } = (await list.json()) as { data?: unknown };
+      left += Array.isArray(data) ? data.length : 0;
+    }
+    if (left === 0) return stopped;
+    if (Date.now() > deadline) throw new StopRunsError(`runs still unfinished after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

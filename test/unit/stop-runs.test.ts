@@ -1,0 +1,152 @@
+/**
+ * stopUnfinishedRuns against a stand-in of n8n's public API over real HTTP: it stops with the key, lists
+ * until none is left, and fails loudly (never silently "done") when n8n refuses or runs stay. The
+ * console's Reset stops the runs first and clears nothing when that fails.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, defaultDeps } from '../../app/app.js';
+import { createConsoleApp } from '../../app/console/app.js';
+import { StateFeed } from '../../app/console/feed.js';
+import type { MockApi } from '../../app/console/mock-api.js';
+import { StopRunsError, stopUnfinishedRuns } from '../../app/n8n/stop-runs.js';
+
+const KEY = 'lab-key';
+
+/** n8n's executions API with `runs` unfinished runs; a stop call stops `perStop` of them at most. */
+async function fakeN8n(opts: { runs: number; perStop?: number; refuse?: number }) {
+  let left = opts.runs;
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      calls.push(`${req.method} ${req.url} ${body}`);
+      const send = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (req.headers['x-n8n-api-key'] !== KEY) return send(401, { message: 'unauthorized' });
+      if (opts.refuse) return send(opts.refuse, { message: 'no' });
+      if (req.method === 'POST' && req.url === '/api/v1/executions/stop') {
+        const n = Math.min(left, opts.perStop ?? left);
+        left -= n;
+        return send(200, { stopped: n });
+      }
+      if (req.method === 'GET' && req.url?.startsWith('/api/v1/executions?')) {
+        const waiting = req.url.includes('status=waiting') && left > 0;
+        return send(200, { data: waiting ? [{ id: '1' }] : [], nextCursor: null });
+      }
+      return send(404, {});
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, left: () => left };
+}
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+});
+
+describe('stopUnfinishedRuns', () => {
+  it('stops every waiting, running and queued run with the key, then finds none left', async () => {
+    const n8n = await fakeN8n({ runs: 2 });
+    expect(await stopUnfinishedRuns({ n8nUrl: n8n.url, apiKey: KEY })).toBe(2);
+    expect(n8n.calls[0]).toBe('POST /api/v1/executions/stop {"status":["queued","running","waiting"]}');
+    expect(n8n.calls.slice(1).map((c) => c.split(' ')[1])).toEqual([
+      '/api/v1/executions?limit=1&status=new',
+      '/api/v1/executions?limit=1&status=running',
+      '/api/v1/executions?limit=1&status=waiting',
+    ]);
+  });
+
+  it('keeps stopping while runs are still listed (a run that was starting when it first asked)', async () => {
+    const n8n = await fakeN8n({ runs: 3, perStop: 1 });
+    expect(await stopUnfinishedRuns({ n8nUrl: n8n.url, apiKey: KEY })).toBe(3);
+    expect(n8n.left()).toBe(0);
+  });
+
+  it('fails when n8n refuses the key', async () => {
+    const n8n = await fakeN8n({ runs: 1 });
+    await expect(stopUnfinishedRuns({ n8nUrl: n8n.url, apiKey: 'wrong' })).rejects.toThrow(
+      /n8n answered 401 to stopping the runs/,
+    );
+  });
+
+  it('fails when runs are still unfinished at its deadline', async () => {
+    const n8n = await fakeN8n({ runs: 100, perStop: 0 });
+    await expect(stopUnfinishedRuns({ n8nUrl: n8n.url, apiKey: KEY, timeoutMs: 300 })).rejects.toThrow(
+      StopRunsError,
+    );
+  });
+});
+
+describe("the console's Reset", () => {
+  const HOST = '127.0.0.1:8088';
+  function consoleWith(stopRuns: (() => Promise<number>) | undefined, calls: string[]) {
+    const mockApi = createApp(defaultDeps());
+    const api: MockApi = {
+      describe: 'in-process',
+      async call(method, path, payload) {
+        calls.push(`${method} ${path}`);
+        const res = await mockApi.request(path, {
+          method,
+          headers: { 'content-type': 'application/json', host: '127.0.0.1' },
+          ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+        });
+        return { status: res.status, body: await res.text(), etag: undefined };
+      },
+      close() {},
+    };
+    return createConsoleApp({
+      feed: new StateFeed({ api, pollMs: 60_000, checkReport: null }),
+      api,
+      n8nUrl: 'http://127.0.0.1:9',
+      n8nPublicUrl: 'http://127.0.0.1:5678',
+      allowedHosts: [],
+      token: 't',
+      ...(stopRuns ? { stopRuns } : {}),
+    });
+  }
+  const reset = (app: ReturnType<typeof createConsoleApp>) =>
+    app.request('/api/reset', {
+      method: 'POST',
+      headers: {
+        host: HOST,
+        origin: `http://${HOST}`,
+        'content-type': 'application/json',
+        'x-console-token': 't',
+      },
+      body: JSON.stringify({ confirm: true }),
+    });
+
+  it('stops the unfinished runs before it clears the mock API', async () => {
+    const calls: string[] = [];
+    const app = consoleWith(async () => {
+      calls.push('stop runs');
+      return 1;
+    }, calls);
+    const res = await reset(app);
+    expect(res.status).toBe(200);
+    expect(calls.filter((c) => c === 'stop runs' || c === 'POST /reset')).toEqual([
+      'stop runs',
+      'POST /reset',
+    ]);
+  });
+
+  it('clears nothing, and says so, when the runs cannot be stopped', async () => {
+    const calls: string[] = [];
+    const app = consoleWith(async () => {
+      throw new StopRunsError('n8n answered 401 to stopping the runs');
+    }, calls);
+    const res = await reset(app);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/nothing was reset/),
+    });
+    expect(calls).not.toContain('POST /reset');
+  });
+});
