@@ -1,5 +1,5 @@
 /** The runner's command line, parsed once and checked by zod; pure, so it is unit-tested. */
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
@@ -37,21 +37,93 @@ export interface RunnerCliOptions {
 const HttpUrlSchema = z.url({ protocol: /^https?$/ });
 const CaseNameSchema = z.enum(CASE_NAMES);
 
-const RawSchema = z.object({
+/** The flags the runner and the stage checker share: where the workflow and the mock API are. */
+export const TARGET_FIELDS = {
   target: z.enum(['reference', 'n8n'], { error: '--target must be reference or n8n' }),
   api: HttpUrlSchema.optional(),
   'api-exec': z.string().trim().min(1).optional(),
   n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
   'resume-origin': HttpUrlSchema.optional(),
-  report: z.string().min(1).optional(),
-  cases: z.string().optional(),
   'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
   verbose: z.boolean().default(false),
+};
+export const TARGET_FLAGS = {
+  target: { type: 'string' },
+  api: { type: 'string' },
+  'api-exec': { type: 'string' },
+  n8n: { type: 'string' },
+  'resume-origin': { type: 'string' },
+  'approval-timeout-seconds': { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+const RawSchema = z.object({
+  ...TARGET_FIELDS,
+  report: z.string().min(1).optional(),
+  cases: z.string().optional(),
 });
 
 const EnvSchema = z.object({
   APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
 });
+
+/** parseArgs (strict) then the schema; a bad flag or value is one UsageError line. Null for --help. */
+export function parseFlags<S extends z.ZodType>(
+  argv: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  schema: S,
+): z.output<S> | null {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return null;
+  const { help: _help, ...rest } = values;
+  const parsed = schema.safeParse(rest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = issue?.path[0];
+    throw new UsageError(
+      flag === undefined ? (issue?.message ?? 'invalid options') : `--${String(flag)}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+type TargetRaw = z.output<z.ZodObject<typeof TARGET_FIELDS>>;
+
+/** How the mock API is reached, with the rules both commands share: one of --api, --api-exec. */
+export function apiOf(raw: TargetRaw): RunnerCliOptions['api'] {
+  if (raw.api !== undefined && raw['api-exec'] !== undefined)
+    throw new UsageError('give --api or --api-exec, not both');
+  const api: RunnerCliOptions['api'] =
+    raw.api !== undefined
+      ? { kind: 'http', url: raw.api }
+      : raw['api-exec'] !== undefined
+        ? { kind: 'exec', prefix: raw['api-exec'] }
+        : { kind: 'local' };
+  // The reference workflow calls the mock API itself, over HTTP, as n8n's HTTP nodes do.
+  if (raw.target === 'reference' && api.kind === 'exec')
+    throw new UsageError(
+      '--target reference needs --api URL (or neither, for an in-process mock API), not --api-exec',
+    );
+  if (raw.target === 'n8n' && api.kind === 'local')
+    throw new UsageError('--target n8n needs --api URL or --api-exec: the mock API that the workflow calls');
+  return api;
+}
+
+/** The approval limit: the flag; else the reference's short default, or n8n's from the workflow setting. */
+export function approvalTimeoutOf(raw: TargetRaw, env: Record<string, string | undefined>): number {
+  return (
+    raw['approval-timeout-seconds'] ??
+    (raw.target === 'reference'
+      ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
+      : (EnvSchema.parse(env).APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS))
+  );
+}
 
 /**
  * Returns null for --help. The environment only supplies n8n's approval limit: the variable that
@@ -61,67 +133,20 @@ export function parseOptions(
   argv: readonly string[],
   env: Record<string, string | undefined> = {},
 ): RunnerCliOptions | null {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        api: { type: 'string' },
-        'api-exec': { type: 'string' },
-        n8n: { type: 'string' },
-        'resume-origin': { type: 'string' },
-        report: { type: 'string' },
-        cases: { type: 'string' },
-        'approval-timeout-seconds': { type: 'string' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help === true) return null;
-  const parsed = RawSchema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const flag = issue?.path[0];
-    throw new UsageError(
-      flag === undefined ? (issue?.message ?? 'invalid options') : `--${String(flag)}: ${issue?.message}`,
-    );
-  }
-  const raw = parsed.data;
-  if (raw.api !== undefined && raw['api-exec'] !== undefined)
-    throw new UsageError('give --api or --api-exec, not both');
-
-  let api: RunnerCliOptions['api'];
-  if (raw.api !== undefined) api = { kind: 'http', url: raw.api };
-  else if (raw['api-exec'] !== undefined) api = { kind: 'exec', prefix: raw['api-exec'] };
-  else api = { kind: 'local' };
-  if (raw.target === 'reference' && api.kind === 'exec') {
-    // The reference workflow calls the mock API itself, over HTTP, as n8n's HTTP nodes do.
-    throw new UsageError(
-      '--target reference needs --api URL (or neither, for an in-process mock API), not --api-exec',
-    );
-  }
-  if (raw.target === 'n8n' && api.kind === 'local') {
-    throw new UsageError('--target n8n needs --api URL or --api-exec: the mock API that n8n calls');
-  }
-
+  const raw = parseFlags(
+    argv,
+    { ...TARGET_FLAGS, report: { type: 'string' }, cases: { type: 'string' } },
+    RawSchema,
+  );
+  if (raw === null) return null;
   return {
     target: raw.target,
-    api,
+    api: apiOf(raw),
     n8nUrl: raw.n8n,
     resumeOrigin: raw['resume-origin'],
     reportPath: raw.report ?? `reports/acceptance-${raw.target}.json`,
     cases: parseCases(raw.cases),
-    approvalTimeoutSeconds:
-      raw['approval-timeout-seconds'] ??
-      (raw.target === 'reference'
-        ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
-        : (EnvSchema.parse(env).APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS)),
+    approvalTimeoutSeconds: approvalTimeoutOf(raw, env),
     verbose: raw.verbose,
   };
 }

@@ -1,7 +1,6 @@
 /** The `check` subcommand's command line, parsed once and checked by zod; pure, so it is unit-tested. */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { UsageError } from '../options.js';
+import { apiOf, approvalTimeoutOf, parseFlags, TARGET_FIELDS, TARGET_FLAGS, UsageError } from '../options.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
@@ -44,7 +43,6 @@ export interface CheckOptions {
   verbose: boolean;
 }
 
-const HttpUrlSchema = z.url({ protocol: /^https?$/ });
 const PathSchema = z
   .string()
   .trim()
@@ -55,22 +53,15 @@ const RawSchema = z.object({
   stage: z.union([StageNameSchema, z.literal('all')], {
     error: `--stage must be one of ${STAGE_NAMES.join(', ')}, all`,
   }),
-  target: z.enum(['reference', 'n8n'], { error: '--target must be reference or n8n' }),
-  api: HttpUrlSchema.optional(),
-  'api-exec': z.string().trim().min(1).optional(),
-  n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
-  'resume-origin': HttpUrlSchema.optional(),
+  ...TARGET_FIELDS,
   'webhook-path': PathSchema.default('suspicious-login'),
   'rollback-path': PathSchema.default('suspicious-login-rollback'),
   mapping: z.string().min(1).optional(),
   report: z.string().min(1).default(CHECK_REPORT_PATH),
-  'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
   only: z.boolean().default(false),
-  verbose: z.boolean().default(false),
 });
 
 const EnvSchema = z.object({
-  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
   N8N_API_KEY: z.string().trim().min(1).optional().catch(undefined),
 });
 
@@ -79,52 +70,21 @@ export function parseCheckOptions(
   argv: readonly string[],
   env: Record<string, string | undefined> = {},
 ): CheckOptions | null {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        stage: { type: 'string' },
-        target: { type: 'string' },
-        api: { type: 'string' },
-        'api-exec': { type: 'string' },
-        n8n: { type: 'string' },
-        'resume-origin': { type: 'string' },
-        'webhook-path': { type: 'string' },
-        'rollback-path': { type: 'string' },
-        mapping: { type: 'string' },
-        report: { type: 'string' },
-        'approval-timeout-seconds': { type: 'string' },
-        only: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help === true) return null;
-  const parsed = RawSchema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const flag = issue?.path[0];
-    throw new UsageError(
-      flag === undefined ? (issue?.message ?? 'invalid options') : `--${String(flag)}: ${issue?.message}`,
-    );
-  }
-  const raw = parsed.data;
-  if (raw.api !== undefined && raw['api-exec'] !== undefined)
-    throw new UsageError('give --api or --api-exec, not both');
-  let api: CheckOptions['api'];
-  if (raw.api !== undefined) api = { kind: 'http', url: raw.api };
-  else if (raw['api-exec'] !== undefined) api = { kind: 'exec', prefix: raw['api-exec'] };
-  else api = { kind: 'local' };
-  if (raw.target === 'reference' && api.kind === 'exec')
-    throw new UsageError('--target reference needs --api URL (or neither), not --api-exec');
-  if (raw.target === 'n8n' && api.kind === 'local')
-    throw new UsageError('--target n8n needs --api URL or --api-exec: the mock API that the workflow calls');
+  const raw = parseFlags(
+    argv,
+    {
+      ...TARGET_FLAGS,
+      stage: { type: 'string' },
+      'webhook-path': { type: 'string' },
+      'rollback-path': { type: 'string' },
+      mapping: { type: 'string' },
+      report: { type: 'string' },
+      only: { type: 'boolean' },
+    },
+    RawSchema,
+  );
+  if (raw === null) return null;
+  const api = apiOf(raw);
   if (
     raw.target === 'reference' &&
     (raw['webhook-path'] !== 'suspicious-login' || raw['rollback-path'] !== 'suspicious-login-rollback')
@@ -145,11 +105,7 @@ export function parseCheckOptions(
     rollbackPath: raw['rollback-path'],
     mappingPath: raw.mapping,
     reportPath: raw.report,
-    approvalTimeoutSeconds:
-      raw['approval-timeout-seconds'] ??
-      (raw.target === 'reference'
-        ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
-        : (environment.APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS)),
+    approvalTimeoutSeconds: approvalTimeoutOf(raw, env),
     apiKey: raw.target === 'n8n' ? environment.N8N_API_KEY : undefined,
     verbose: raw.verbose,
   };
