@@ -14,23 +14,29 @@ export interface Output {
   err(line: string): void;
 }
 
+/**
+ * The way to the mock API that the options name: its own in-process one (started here, closed by the
+ * caller), one at a URL, or one reached through a command. mockApiUrl is set when it is reached over HTTP.
+ */
+export async function openMockApi(
+  spec: RunnerCliOptions['api'],
+): Promise<{ api: ApiTransport; mockApiUrl?: string; localApi?: LocalMockApi }> {
+  if (spec.kind === 'local') {
+    const localApi = await startLocalMockApi();
+    return { api: new HttpTransport(localApi.url), mockApiUrl: localApi.url, localApi };
+  }
+  if (spec.kind === 'http') return { api: new HttpTransport(spec.url), mockApiUrl: spec.url };
+  return { api: new ExecTransport(spec.prefix) };
+}
+
 export async function runAcceptance(options: RunnerCliOptions, output: Output): Promise<AcceptanceReport> {
   const startedAt = new Date();
   let localApi: LocalMockApi | undefined;
   let target: Target | undefined;
   try {
-    let api: ApiTransport;
-    let mockApiUrl: string | undefined;
-    if (options.api.kind === 'local') {
-      localApi = await startLocalMockApi();
-      mockApiUrl = localApi.url;
-      api = new HttpTransport(localApi.url);
-    } else if (options.api.kind === 'http') {
-      mockApiUrl = options.api.url;
-      api = new HttpTransport(options.api.url);
-    } else {
-      api = new ExecTransport(options.api.prefix);
-    }
+    const opened = await openMockApi(options.api);
+    const { api, mockApiUrl } = opened;
+    localApi = opened.localApi;
 
     if (options.target === 'reference') {
       if (mockApiUrl === undefined) throw new Error('the reference target needs the mock API over HTTP');

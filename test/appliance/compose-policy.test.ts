@@ -57,6 +57,7 @@ describe('compose.yaml', () => {
 
   it('control: a worker address the API does not admit breaks the policy', () => {
     const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_WORKER_IP: '10.77.5.10' };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
     const text = composeText.replace('${LAB_WORKER_IP:-172.30.66.10}/32', '10.77.5.11/32');
     expect(composeViolations(text, n8nVersion, env).join('\n')).toMatch(
       /ALLOWED_CLIENTS must admit the worker's address 10\.77\.5\.10\/32/,

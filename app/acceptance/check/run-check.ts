@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HealthSchema, type State } from '../api-schemas.js';
-import { type LocalMockApi, startLocalMockApi } from '../mock-api-server.js';
-import type { Output } from '../run-acceptance.js';
+import type { LocalMockApi } from '../mock-api-server.js';
+import { type Output, openMockApi } from '../run-acceptance.js';
 import {
   postResume,
   postTrigger,
@@ -18,7 +18,7 @@ import {
   waitUntilSettled,
 } from '../runner.js';
 import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
-import { type ApiTransport, ExecTransport, HttpTransport } from '../transport.js';
+import type { ApiTransport } from '../transport.js';
 import { resumeUrlIn } from './evidence.js';
 import { fillTemplate, loadMapping, type Mapping } from './mapping.js';
 import { findExecutionFields } from './n8n-executions.js';
@@ -87,18 +87,9 @@ export async function runCheck(
   let localApi: LocalMockApi | undefined;
   let target: Target | undefined;
   try {
-    let api: ApiTransport;
-    let mockApiUrl: string | undefined;
-    if (options.api.kind === 'local') {
-      localApi = await startLocalMockApi();
-      mockApiUrl = localApi.url;
-      api = new HttpTransport(localApi.url);
-    } else if (options.api.kind === 'http') {
-      mockApiUrl = options.api.url;
-      api = new HttpTransport(options.api.url);
-    } else {
-      api = new ExecTransport(options.api.prefix);
-    }
+    const opened = await openMockApi(options.api);
+    const { api, mockApiUrl } = opened;
+    localApi = opened.localApi;
     if (options.target === 'reference') {
       if (mockApiUrl === undefined)
         throw new CheckSetupError('the reference target needs the mock API over HTTP');
