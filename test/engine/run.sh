@@ -180,11 +180,7 @@ STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
 EXIT_MS=$((($(date -d "$(inspect "$API" '{{.State.FinishedAt}}')" +%s%N) - stop_start) / 1000000))
 check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms; the process exited after ${EXIT_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
 check "make down" timeout 120 make -s --no-print-directory down
-label="label=com.docker.compose.project=$LAB_PROJECT"
-check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
-check "down leaves no network" test -z "$(docker network ls -q --filter "$label")"
-check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
-check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
+check_nothing_left
 
 echo
 echo "engine test: up->healthy ${HEALTHY_SECONDS:-?} s (make up with the image build: ${UP_SECONDS} s); mock API image $((IMAGE_SIZE / 1000000)) MB" \

@@ -300,11 +300,7 @@ done
 down_start=$SECONDS
 check "make down" lab down
 DOWN_SECONDS=$((SECONDS - down_start))
-label="label=com.docker.compose.project=$LAB_PROJECT"
-check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
-check "down leaves no network" test -z "$(docker network ls -q --filter "$label")"
-check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
-check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
+check_nothing_left
 
 echo
 echo "lab test figures: images ${IMAGES_SECONDS} s (build or cache import); make up to ready ${UP_SECONDS} s;" \

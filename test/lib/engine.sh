@@ -111,3 +111,12 @@ mock_api_artefacts() {
 container() {
   docker ps -q --filter "label=com.docker.compose.project=$LAB_PROJECT" --filter "label=com.docker.compose.service=$1"
 }
+
+# After `make down`: nothing of the project is left, and the generated secrets are gone.
+check_nothing_left() {
+  local label="label=com.docker.compose.project=$LAB_PROJECT"
+  check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
+  check "down leaves no network" test -z "$(docker network ls -q --filter "$label")"
+  check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
+  check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
+}
