@@ -10,6 +10,7 @@
 #   APPROVAL_TIMEOUT_SECONDS  the workflow's approval time limit (default here 20; n8n adds up to 60 s)
 #   E2E_REPORT                report file (default reports/e2e-n8n.json)
 #   E2E_KEEP=1                keep the temporary n8n folder and logs (path printed at the end)
+#   E2E_KEEP_ON_FAILURE=0     remove them even when the runner fails (a failure the caller expects)
 #   E2E_SKIP_RUNNER=1         start everything, print the URLs, wait for Ctrl-C (manual probing)
 #   E2E_API_URL=http://...    use this already running mock API instead of starting one
 #   E2E_WORKFLOWS="a.json b"  import and publish these exports instead of docker/n8n/workflows/*.json (an
@@ -61,7 +62,7 @@ cleanup() {
   done
   # n8n's task runner children live in n8n's process group (started with setsid below).
   [ -n "$N8N_PID" ] && kill -KILL -- "-$N8N_PID" 2>/dev/null || true
-  if [ "${E2E_KEEP:-0}" = 1 ] || [ "$rc" -ne 0 ]; then
+  if [ "${E2E_KEEP:-0}" = 1 ] || { [ "$rc" -ne 0 ] && [ "${E2E_KEEP_ON_FAILURE:-1}" = 1 ]; }; then
     log "logs kept in $WORK (n8n.log, api.log)"
   else
     rm -rf "$WORK"
