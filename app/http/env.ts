@@ -1,9 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Bindings @hono/node-server passes as `c.env`. Absent under `app.request()` in tests, so every use is
- * optional: the service behaves the same, it only loses what a socket can tell (the peer address).
+ * optional: the service behaves the same, it only loses what a socket can tell (the peer address)
+ * and the direct write of large answers (http/parts-body.ts).
  */
 export interface AppEnv {
-  Bindings: { incoming?: IncomingMessage };
+  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse };
 }

@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants } from 'node:zlib';
 import { JSON_CONTENT_TYPE, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { partsResponse } from '../http/parts-body.js';
 import { ResetRequestSchema, ResetResponseSchema, StateSchema } from '../schemas/state.js';
 import type { RouteDeps } from './deps.js';
 
@@ -26,13 +27,14 @@ export function stateRoutes({ store }: RouteDeps) {
         if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
           return new Response(null, { status: 304, headers: validators });
         }
-        const body = store.stateBody(now);
+        const { parts, length } = store.stateParts(now);
         const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...validators };
-        if (body.length >= COMPRESS_FROM_BYTES && acceptsBrotli(c.req.header('accept-encoding'))) {
+        if (length >= COMPRESS_FROM_BYTES && acceptsBrotli(c.req.header('accept-encoding'))) {
           headers['content-encoding'] = 'br';
-          return new Response(brotliCompressSync(body, BROTLI_FAST), { status: 200, headers });
+          const body = brotliCompressSync(Buffer.concat(parts, length), BROTLI_FAST);
+          return new Response(body, { status: 200, headers });
         }
-        return new Response(body, { status: 200, headers });
+        return partsResponse(c, headers, parts, length);
       },
     ),
     postEndpoint(

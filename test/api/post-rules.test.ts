@@ -145,7 +145,7 @@ describe('routing and the error shape', () => {
 
   it('hides unexpected errors behind internal_error and logs them', async () => {
     const t = makeTestApp();
-    t.store.stateBody = () => {
+    t.store.stateParts = () => {
       throw new Error('secret stack detail');
     };
     const res = await t.get('/state');

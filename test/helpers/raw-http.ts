@@ -30,6 +30,12 @@ export async function startTestServer(
   return { running, store, port, close: () => running.close(200) };
 }
 
+interface ExchangeOptions {
+  halfClose?: boolean;
+  gapMs?: number;
+  timeoutMs?: number;
+}
+
 /**
  * Writes raw bytes (each chunk a separate write, `gapMs` apart) and collects everything the server
  * sends until it closes the connection or `timeoutMs` passes. `halfClose` ends our side after writing.
@@ -37,8 +43,19 @@ export async function startTestServer(
 export function rawExchange(
   port: number,
   chunks: (string | Buffer)[],
-  options: { halfClose?: boolean; gapMs?: number; timeoutMs?: number } = {},
-): Promise<string> {
+  options?: ExchangeOptions & { raw?: false },
+): Promise<string>;
+/** The same, resolving to the bytes as received (`raw: true`), for bodies framed by their byte length. */
+export function rawExchange(
+  port: number,
+  chunks: (string | Buffer)[],
+  options: ExchangeOptions & { raw: true },
+): Promise<Buffer>;
+export function rawExchange(
+  port: number,
+  chunks: (string | Buffer)[],
+  options: ExchangeOptions & { raw?: boolean } = {},
+): Promise<string | Buffer> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];
@@ -49,7 +66,8 @@ export function rawExchange(
     });
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(received).toString('utf8'));
+      const bytes = Buffer.concat(received);
+      resolve(options.raw ? bytes : bytes.toString('utf8'));
     });
     socket.on('connect', async () => {
       for (const chunk of chunks) {

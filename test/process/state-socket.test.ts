@@ -1,0 +1,85 @@
+/**
+ * GET /state on a real socket is written straight from the cached parts (app/http/parts-body.ts), not
+ * through a Response. These tests hold that path to HTTP framing and to the exact bytes: a state larger
+ * than a socket's buffers (so writes queue), non-ASCII text (bytes, not characters), GET, HEAD and GET
+ * again pipelined on one keep-alive connection, each answer where the Content-Length says it ends.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rawExchange, startTestServer } from '../helpers/raw-http.js';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+let server: Server;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+interface Framed {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Splits the bytes of a connection into responses by their Content-Length; HEAD answers carry none. */
+function frame(bytes: Buffer, methods: string[]): Framed[] {
+  const out: Framed[] = [];
+  let at = 0;
+  for (const method of methods) {
+    const headEnd = bytes.indexOf('\r\n\r\n', at);
+    if (headEnd === -1) break;
+    const [statusLine = '', ...lines] = bytes.subarray(at, headEnd).toString('latin1').split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const length = method === 'HEAD' ? 0 : Number(headers['content-length']);
+    out.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: bytes.subarray(headEnd + 4, headEnd + 4 + length),
+    });
+    at = headEnd + 4 + length;
+  }
+  if (at !== bytes.length) throw new Error(`${bytes.length - at} bytes after the last response`);
+  return out;
+}
+
+const request = (method: string, close = false) =>
+  `${method} /state HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+
+describe('GET /state written from its cached parts on a socket', () => {
+  it('sends the exact state, framed, with HEAD and a next request on the same connection', async () => {
+    const { store } = server;
+    // About 2.4 MB, several times a loopback socket's buffer, so most of it waits in Node's queue.
+    for (let i = 0; i < 600; i++) {
+      store.cases.upsertCase(
+        { event_id: `evt-${i}`, note: `Zugriff verdächtig – ${'é'.repeat(2000)} 🔒`, n: i },
+        store.now(),
+      );
+    }
+    store.notifications.acceptNotification({ message: 'approve? ✅' }, store.now());
+    const methods = ['GET', 'HEAD', 'GET'];
+    const bytes = await rawExchange(
+      server.port,
+      [request('GET') + request('HEAD') + request('GET', true)],
+      { timeoutMs: 10_000, raw: true },
+    );
+    const [first, head, last] = frame(bytes, methods);
+    const expected = JSON.stringify(store.snapshot());
+    for (const res of [first, last]) {
+      expect(res?.status).toBe(200);
+      const text = res?.body.toString('utf8') ?? '';
+      expect(Number(res?.headers['content-length'])).toBe(Buffer.byteLength(text));
+      expect({ ...JSON.parse(text), now: '' }).toEqual({ ...JSON.parse(expected), now: '' });
+      expect(res?.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res?.headers.etag).toBe(store.etagAt(store.now()));
+    }
+    expect(Buffer.byteLength(expected)).toBeGreaterThan(2_000_000);
+    expect(head?.status).toBe(200);
+    expect(head?.headers['content-length']).toBe(first?.headers['content-length']);
+    expect(head?.body.length).toBe(0);
+  });
+});
