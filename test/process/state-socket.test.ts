@@ -62,11 +62,10 @@ describe('GET /state written from its cached parts on a socket', () => {
     }
     store.notifications.acceptNotification({ message: 'approve? ✅' }, store.now());
     const methods = ['GET', 'HEAD', 'GET'];
-    const bytes = await rawExchange(
-      server.port,
-      [request('GET') + request('HEAD') + request('GET', true)],
-      { timeoutMs: 10_000, raw: true },
-    );
+    const bytes = await rawExchange(server.port, [request('GET') + request('HEAD') + request('GET', true)], {
+      timeoutMs: 10_000,
+      raw: true,
+    });
     const [first, head, last] = frame(bytes, methods);
     const expected = JSON.stringify(store.snapshot());
     for (const res of [first, last]) {
