@@ -94,7 +94,12 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * @hono/node-server on its fast path (no Headers instance, no stream).
  */
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonTextResponse(JSON.stringify(body), status, headers);
+}
+
+/** The same, for a body already serialised (a store that needed the JSON anyway hands it over). */
+export function jsonTextResponse(text: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(text, {
     status,
     headers: headers
       ? { 'content-type': JSON_CONTENT_TYPE, ...headers }

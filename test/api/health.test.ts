@@ -31,3 +31,36 @@ describe('GET /health', () => {
     expect(health.uptime_s).toBe(61);
   });
 });
+
+describe('GET /health: its cached text follows every change', () => {
+  /** What /health must say now, read from the store itself. */
+  const expected = (t: ReturnType<typeof makeTestApp>) => ({
+    case_mode: t.store.connector.mode,
+    counts: {
+      cases: t.store.cases.size,
+      notifications: t.store.notifications.size,
+      blocklist: t.store.blocklist.active(t.store.now()).length,
+    },
+  });
+  const steps: [string, (t: ReturnType<typeof makeTestApp>) => unknown][] = [
+    ['a case is created', (t) => t.post('/cases', { event_id: 'a' })],
+    ['a notification is accepted', (t) => t.post('/notify', { message: 'm' })],
+    ['an address is blocked', (t) => t.post('/blocklist', blockRequest({ expires_minutes: 1 }))],
+    ['the block expires by time alone', (t) => (t.time.now += 60_000)],
+    ['an address is blocked again', (t) => t.post('/blocklist', blockRequest())],
+    ['it is unblocked', (t) => t.del('/blocklist/203.0.113.66')],
+    ['the case mode is set', (t) => t.post('/control/case-mode', { mode: 'failed' })],
+    ['a change made on the store directly', (t) => t.store.cases.upsertCase({ event_id: 'b' }, 0)],
+    ['the service is reset', (t) => t.post('/reset', {})],
+  ];
+
+  it('answers what the store holds after each step of a sequence', async () => {
+    const t = makeTestApp();
+    for (const [name, step] of steps) {
+      await t.get('/health');
+      await step(t);
+      const health = expectSchema(HealthSchema, (await t.get('/health')).body);
+      expect({ step: name, ...health }, name).toMatchObject({ step: name, ...expected(t) });
+    }
+  });
+});

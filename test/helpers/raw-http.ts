@@ -30,7 +30,7 @@ export async function startTestServer(
   return { running, store, port, close: () => running.close(200) };
 }
 
-interface ExchangeOptions {
+export interface ExchangeOptions {
   halfClose?: boolean;
   gapMs?: number;
   timeoutMs?: number;

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseResponses, post, rawExchange, startTestServer } from '../helpers/raw-http.js';
+import {
+  type ExchangeOptions,
+  parseResponses,
+  post,
+  rawExchange,
+  startTestServer,
+} from '../helpers/raw-http.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -11,7 +17,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const only = async (chunks: (string | Buffer)[], options?: Parameters<typeof rawExchange>[2]) => {
+const only = async (chunks: (string | Buffer)[], options?: ExchangeOptions) => {
   const responses = parseResponses(await rawExchange(server.port, chunks, options));
   expect(responses).toHaveLength(1);
   return responses[0] as (typeof responses)[number];
