@@ -1,8 +1,8 @@
 # The lab's mock API as a small, non-root image.
 #
 # Default (what `make up` and users get): an ordinary multi-stage build. `npm ci` and the TypeScript
-# build run in a build stage; only dist/, the production node_modules and package.json reach the
-# runtime stage.
+# build (tsc, then esbuild bundles the service's entry: esbuild.config.mjs) run in a build stage; only
+# dist/, the production node_modules and package.json reach the runtime stage.
 #
 #   NODE_IMAGE     base of both stages, pinned by digest; override it to use another (or a local) image.
 #   APP_ARTEFACTS  where the runtime stage copies /app from: the build stage (default) or an image that
@@ -17,11 +17,11 @@ WORKDIR /app
 ENV npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json esbuild.config.mjs ./
 COPY app ./app
 RUN npm run build \
   && npm ci --omit=dev --ignore-scripts \
-  && rm -rf app tsconfig.json tsconfig.build.json package-lock.json
+  && rm -rf app tsconfig.json tsconfig.build.json esbuild.config.mjs package-lock.json
 
 FROM ${APP_ARTEFACTS} AS artefacts
 

@@ -7,6 +7,9 @@
  * holds. It shares nothing with the service on purpose: it is what node:http itself costs, the bar the
  * service's ratio is measured against (bench/run.mjs).
  *
+ * After `POST /state-bytes {"bytes": n}`, GET /state answers n bytes from one constant buffer instead:
+ * the physical limit for an answer of that size (the bench sets n to the service's /state length).
+ *
  * Usage: PORT=<port> node bench/minimal-server.mjs
  */
 import { createServer } from 'node:http';
@@ -17,6 +20,8 @@ const IDENTITY = new Map([['lab-admin', JSON.stringify({ user: 'lab-admin', role
 const cases = new Map();
 const notifications = [];
 const blocklist = new Map();
+/** Set by POST /state-bytes: GET /state then answers these bytes. */
+let stateBytes;
 
 const send = (res, status, body) => {
   res.writeHead(status, TYPE);
@@ -48,6 +53,12 @@ createServer((req, res) => {
     const found = IDENTITY.get(url.slice(10));
     return found ? send(res, 200, found) : send(res, 404, '{"error":"not found"}');
   }
+  if (method === 'GET' && url === '/state' && stateBytes) return send(res, 200, stateBytes);
+  if (method === 'POST' && url === '/state-bytes')
+    return withBody(req, res, (body) => {
+      stateBytes = Buffer.alloc(body.bytes, 'x');
+      send(res, 200, '{}');
+    });
   if (method === 'GET' && url === '/state')
     return send(
       res,

@@ -5,10 +5,11 @@ import type { AppEnv } from './env.js';
 /**
  * A 200 whose body is held as parts (cached buffers shared between readers), sent without joining them.
  * On a socket it is written straight to Node's response, one write per part, and the adapter is told it
- * was sent (@hono/node-server's RESPONSE_ALREADY_SENT). Joining them instead (a 1.8 MB buffer allocated and
+ * was sent (@hono/node-server's RESPONSE_ALREADY_SENT; the adapter knows it only as the runtime's own
+ * Response, which it is: this module is loaded before startServer puts the adapter's Response in place). Joining them instead (a 1.8 MB buffer allocated and
  * copied per read) held GET /state's p99 at ~250-600 ms at 32 connections, against ~30 ms this way
- * (bench/RESULTS.md). Under `app.request()` (no socket) the answer is an ordinary Response of the joined
- * parts.
+ * (bench/RESULTS.md). Under `app.request()` (no socket), and for HEAD, the answer is an ordinary Response
+ * of the joined parts.
  */
 export function partsResponse(
   c: Context<AppEnv>,
@@ -18,9 +19,10 @@ export function partsResponse(
 ): Response {
   const withLength = { ...headers, 'content-length': String(length) };
   const outgoing = c.env?.outgoing;
-  if (outgoing === undefined)
+  // Not for HEAD: Hono answers it by wrapping the GET's Response in a new one, which the adapter would
+  // write a second time (ERR_HTTP_HEADERS_SENT).
+  if (outgoing === undefined || c.req.method !== 'GET')
     return new Response(Buffer.concat(parts, length), { status: 200, headers: withLength });
-  // For HEAD, Node's response writes the headers and drops the body itself.
   outgoing.writeHead(200, withLength);
   for (const part of parts) if (part.length > 0) outgoing.write(part);
   outgoing.end();

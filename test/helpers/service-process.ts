@@ -11,9 +11,17 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>;
 }
 
-/** Runs one of the project's TypeScript entry points (through tsx) as a real process, collecting its output. */
-export function spawnNode(script: string, args: string[] = [], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+/**
+ * Runs one of the project's TypeScript entry points (through tsx) as a real process, collecting its
+ * output; `nodeArgs` [] runs a built JavaScript file as it is.
+ */
+export function spawnNode(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = ['--import', 'tsx'],
+) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -39,8 +47,9 @@ export const spawnService = (args: string[] = [], env: Record<string, string> = 
 export async function startService(
   args: string[] = ['--port', '0'],
   env: Record<string, string> = {},
+  start: typeof spawnService = spawnService,
 ): Promise<ServiceProcess> {
-  const proc = spawnService(args, env);
+  const proc = start(args, env);
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const match = /listening on (http:\/\/\S+)/.exec(proc.stdout());

@@ -1,0 +1,28 @@
+/**
+ * The service's entry, bundled into one file: `npm run build` compiles app/ with tsc, then this replaces
+ * dist/app/main.js (tsc's output of app/main.ts) with app/main.ts and everything it imports (hono, zod,
+ * @hono/node-server included) in one ES module. Loading ~120 modules one by one was most of the cold
+ * start (236 ms median to the first /health; bundled 138 ms; bench/RESULTS.md). The other entries (CLIs,
+ * console, acceptance runner) stay as tsc wrote them; test/process/bundle.test.ts builds this bundle
+ * with these options and runs it.
+ *
+ * Usage: node esbuild.config.mjs [outfile]
+ */
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+export const serviceBundle = {
+  entryPoints: [fileURLToPath(new URL('app/main.ts', import.meta.url))],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Names kept, so a logged error or a profile reads as the source does.
+  keepNames: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await build({ ...serviceBundle, outfile: process.argv[2] ?? 'dist/app/main.js', allowOverwrite: true });
+}
