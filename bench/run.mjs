@@ -12,7 +12,8 @@
  *
  * Settings (env): BENCH_QUICK=1 (or --quick: 1 round of 2 s, for a smoke run), BENCH_DURATION_S (5),
  * BENCH_ROUNDS (3), BENCH_CONNECTIONS (32), BENCH_ROUTES (comma list of route keys), BENCH_OUT
- * (bench/RESULTS.md; a quick run writes nothing unless BENCH_OUT is set), BENCH_TOOL (wrk|autocannon).
+ * (bench/RESULTS.md; a quick run writes nothing unless BENCH_OUT is set), BENCH_TOOL (wrk|autocannon),
+ * BENCH_SETTLE_S (120; 0 in quick mode: how long to wait for a 1-minute load average under 0.5 first).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -399,6 +400,16 @@ async function prepare(server, route) {
 }
 
 // ---- the run ------------------------------------------------------------------------------------------
+
+// A build or a test suite that just ended leaves the 1-minute load average high for a minute or two; the
+// figures are steadier if the run starts on a settled machine. Waits at most BENCH_SETTLE_S (120) seconds.
+const SETTLE_S = Number(env.BENCH_SETTLE_S ?? (QUICK ? 0 : 120));
+for (let waited = 0; load1() > 0.5 && waited < SETTLE_S; waited += 10) {
+  log(
+    `bench: waiting for the machine to settle (1-minute load average ${fmt(load1(), 2)} > 0.5), ${waited} s`,
+  );
+  await sleep(10_000);
+}
 
 const machine = {
   date: new Date().toISOString(),
