@@ -1,4 +1,5 @@
 /** The checker on the reference target with an in-process mock API, quiet, its report in a temp folder. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckOptions } from '../../app/acceptance/check/options.js';
@@ -7,6 +8,10 @@ import type { CheckHooks } from '../../app/acceptance/check/run-check.js';
 import type { Output } from '../../app/acceptance/run-acceptance.js';
 import { startReferenceTarget } from '../../app/acceptance/targets.js';
 import type { WorkflowVariant } from '../../app/acceptance/workflow-host.js';
+
+/** One folder for this test process's reports, removed when it exits (nothing left in /tmp). */
+const reports = mkdtempSync(join(tmpdir(), 'check-test-'));
+process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
 
 /** Shorter than the CLI's: a failing expectation waits 2 s here, not 3. */
 export const TEST_TIMING = { pollMs: 25, settleMs: 200, phaseTimeoutMs: 2_000, approvalLatenessMs: 500 };
@@ -25,7 +30,7 @@ export function checkOptions(
     webhookPath: 'suspicious-login',
     rollbackPath: 'suspicious-login-rollback',
     mappingPath: undefined,
-    reportPath: join(tmpdir(), `check-test-${process.pid}-${Math.random().toString(16).slice(2)}.json`),
+    reportPath: join(reports, `${Math.random().toString(16).slice(2)}.json`),
     approvalTimeoutSeconds: 1,
     apiKey: undefined,
     verbose: false,
