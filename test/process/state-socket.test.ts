@@ -5,17 +5,8 @@
  * again pipelined on one keep-alive connection, each answer where the Content-Length says it ends, and
  * no error from the adapter.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rawExchange, startTestServer } from '../helpers/raw-http.js';
-
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-beforeEach(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  await server.close();
-});
 
 interface Framed {
   status: number;
@@ -53,37 +44,47 @@ const request = (method: string, close = false) =>
 
 describe('GET /state written from its cached parts on a socket', () => {
   it('sends the exact state, framed, with HEAD and a next request on the same connection', async () => {
-    const { store } = server;
-    // About 2.4 MB, several times a loopback socket's buffer, so most of it waits in Node's queue.
-    for (let i = 0; i < 600; i++) {
-      store.cases.upsertCase(
-        { event_id: `evt-${i}`, note: `Zugriff verdächtig – ${'é'.repeat(2000)} 🔒`, n: i },
-        store.now(),
-      );
+    const server = await startTestServer();
+    try {
+      await exchange(server);
+    } finally {
+      await server.close();
     }
-    store.notifications.acceptNotification({ message: 'approve? ✅' }, store.now());
-    // @hono/node-server reports a response it could not write (headers sent twice) on console.error.
-    const adapterErrors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const methods = ['GET', 'HEAD', 'GET'];
-    const bytes = await rawExchange(server.port, [request('GET') + request('HEAD') + request('GET', true)], {
-      timeoutMs: 10_000,
-      raw: true,
-    });
-    const [first, head, last] = frame(bytes, methods);
-    const expected = JSON.stringify(store.snapshot());
-    for (const res of [first, last]) {
-      expect(res?.status).toBe(200);
-      const text = res?.body.toString('utf8') ?? '';
-      expect(Number(res?.headers['content-length'])).toBe(Buffer.byteLength(text));
-      expect({ ...JSON.parse(text), now: '' }).toEqual({ ...JSON.parse(expected), now: '' });
-      expect(res?.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(res?.headers.etag).toBe(store.etagAt(store.now()));
-    }
-    expect(Buffer.byteLength(expected)).toBeGreaterThan(2_000_000);
-    expect(head?.status).toBe(200);
-    expect(head?.headers['content-length']).toBe(first?.headers['content-length']);
-    expect(head?.body.length).toBe(0);
-    expect(adapterErrors).not.toHaveBeenCalled();
-    adapterErrors.mockRestore();
   });
 });
+
+/** GET, HEAD and GET pipelined on one connection to a server holding a 2.4 MB state. */
+async function exchange(server: Awaited<ReturnType<typeof startTestServer>>) {
+  const { store } = server;
+  // About 2.4 MB, several times a loopback socket's buffer, so most of it waits in Node's queue.
+  for (let i = 0; i < 600; i++) {
+    store.cases.upsertCase(
+      { event_id: `evt-${i}`, note: `Zugriff verdächtig – ${'é'.repeat(2000)} 🔒`, n: i },
+      store.now(),
+    );
+  }
+  store.notifications.acceptNotification({ message: 'approve? ✅' }, store.now());
+  // @hono/node-server reports a response it could not write (headers sent twice) on console.error.
+  const adapterErrors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const methods = ['GET', 'HEAD', 'GET'];
+  const bytes = await rawExchange(server.port, [request('GET') + request('HEAD') + request('GET', true)], {
+    timeoutMs: 10_000,
+    raw: true,
+  });
+  const [first, head, last] = frame(bytes, methods);
+  const expected = JSON.stringify(store.snapshot());
+  for (const res of [first, last]) {
+    expect(res?.status).toBe(200);
+    const text = res?.body.toString('utf8') ?? '';
+    expect(Number(res?.headers['content-length'])).toBe(Buffer.byteLength(text));
+    expect({ ...JSON.parse(text), now: '' }).toEqual({ ...JSON.parse(expected), now: '' });
+    expect(res?.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res?.headers.etag).toBe(store.etagAt(store.now()));
+  }
+  expect(Buffer.byteLength(expected)).toBeGreaterThan(2_000_000);
+  expect(head?.status).toBe(200);
+  expect(head?.headers['content-length']).toBe(first?.headers['content-length']);
+  expect(head?.body.length).toBe(0);
+  expect(adapterErrors).not.toHaveBeenCalled();
+  adapterErrors.mockRestore();
+}
