@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { CheckOptions } from '../../app/acceptance/check/options.js';
 import type { CheckReport, StageName } from '../../app/acceptance/check/report-schema.js';
 import type { CheckHooks } from '../../app/acceptance/check/run-check.js';
@@ -9,9 +10,13 @@ import type { Output } from '../../app/acceptance/run-acceptance.js';
 import { startReferenceTarget } from '../../app/acceptance/targets.js';
 import type { WorkflowVariant } from '../../app/acceptance/workflow-host.js';
 
-/** One folder for this test process's reports, removed when it exits (nothing left in /tmp). */
+/**
+ * One folder for the reports of the test file that imports this (each file has its own copy of this
+ * module), removed after its tests: nothing is left in /tmp. A process 'exit' listener was not enough:
+ * vitest ends its workers without it.
+ */
 const reports = mkdtempSync(join(tmpdir(), 'check-test-'));
-process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 /** Shorter than the CLI's: a failing expectation waits 2 s here, not 3. */
 export const TEST_TIMING = { pollMs: 25, settleMs: 200, phaseTimeoutMs: 2_000, approvalLatenessMs: 500 };
