@@ -90,6 +90,10 @@ describe('the POST rules at the socket', () => {
     );
     await new Promise((r) => setTimeout(r, 50));
     expect(server.store.notifications.size).toBe(0);
+    // The request is settled, not left waiting for bytes that will never come: it is journaled as refused.
+    expect(server.store.journal.list()).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/notify', status: 400 }),
+    ]);
   });
 
   it('never acts on a body that runs past its Content-Length', async () => {
