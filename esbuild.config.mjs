@@ -2,7 +2,8 @@
  * The service's entry, bundled into one file: `npm run build` compiles app/ with tsc, then this replaces
  * dist/app/main.js (tsc's output of app/main.ts) with app/main.ts and everything it imports (hono, zod,
  * @hono/node-server included) in one ES module. Loading 166 modules one by one (95 of them zod's) was
- * most of the cold start: 237 ms median to the first /health before, 145 ms bundled (bench/RESULTS.md).
+ * most of the cold start: 237 ms median to the first /health before, 145-148 ms bundled
+ * (bench/RESULTS.md).
  * The other entries (CLIs, console, acceptance runner) stay as tsc wrote them;
  * test/process/bundle.test.ts builds this bundle with these options and runs it.
  *
