@@ -6,11 +6,74 @@ import {
 } from '../schemas/blocklist.js';
 import { iso } from './clock.js';
 import { done, type Outcome, refused } from './outcome.js';
-import { Ring } from './ring.js';
+import { RingSlots, StringPool } from './ring.js';
 
 interface ActiveEntry {
   entry: BlockEntry;
+  createdAtMs: number;
   expiresAtMs: number;
+}
+
+type RemovedReason = BlockHistoryRecord['removed_reason'];
+const REASONS: readonly RemovedReason[] = ['expired', 'unblocked'];
+
+/**
+ * The removed entries, oldest first, in columns (times as milliseconds): every unblock writes one, so
+ * they are kept as nothing the garbage collector copies (ring.ts says why); `list()` builds the records.
+ */
+class History {
+  readonly #slots: RingSlots;
+  readonly #ip: string[];
+  readonly #eventId: string[];
+  readonly #minutes: Uint8Array;
+  readonly #created: Float64Array;
+  readonly #expires: Float64Array;
+  readonly #removed: Float64Array;
+  readonly #reason: Uint8Array;
+  readonly #addresses = new StringPool(16, 64);
+
+  constructor(limit: number) {
+    this.#slots = new RingSlots(limit);
+    this.#ip = new Array<string>(limit).fill('');
+    this.#eventId = new Array<string>(limit).fill('');
+    this.#minutes = new Uint8Array(limit);
+    this.#created = new Float64Array(limit);
+    this.#expires = new Float64Array(limit);
+    this.#removed = new Float64Array(limit);
+    this.#reason = new Uint8Array(limit);
+  }
+
+  push(active: ActiveEntry, removedAtMs: number, reason: RemovedReason): void {
+    const slot = this.#slots.claim();
+    this.#ip[slot] = this.#addresses.get(active.entry.ip);
+    this.#eventId[slot] = active.entry.event_id;
+    this.#minutes[slot] = active.entry.expires_minutes;
+    this.#created[slot] = active.createdAtMs;
+    this.#expires[slot] = active.expiresAtMs;
+    this.#removed[slot] = removedAtMs;
+    this.#reason[slot] = REASONS.indexOf(reason);
+  }
+
+  list(): BlockHistoryRecord[] {
+    return Array.from({ length: this.#slots.size }, (_, i) => {
+      const slot = this.#slots.slot(i);
+      return {
+        ip: this.#ip[slot] as string,
+        event_id: this.#eventId[slot] as string,
+        expires_minutes: this.#minutes[slot] as number,
+        created_at: iso(this.#created[slot] as number),
+        expires_at: iso(this.#expires[slot] as number),
+        removed_at: iso(this.#removed[slot] as number),
+        removed_reason: REASONS[this.#reason[slot] as number] as RemovedReason,
+      };
+    });
+  }
+
+  clear(): void {
+    this.#slots.clear();
+    this.#ip.fill('');
+    this.#eventId.fill('');
+  }
 }
 
 /**
@@ -20,14 +83,14 @@ interface ActiveEntry {
  */
 export class Blocklist {
   readonly #active = new Map<string, ActiveEntry>();
-  readonly #history: Ring<BlockHistoryRecord>;
+  readonly #history: History;
 
   /** `onChange`: told of every change, expiry included, so the store's state version moves (store.ts). */
   constructor(
     historyLimit: number,
     private readonly onChange: () => void = () => {},
   ) {
-    this.#history = new Ring(historyLimit);
+    this.#history = new History(historyLimit);
   }
 
   blockAddress(request: BlockRequest, now: number): Outcome<BlockEntry> {
@@ -45,7 +108,7 @@ export class Blocklist {
       created_at: iso(now),
       expires_at: iso(expiresAtMs),
     };
-    this.#active.set(entry.ip, { entry, expiresAtMs });
+    this.#active.set(entry.ip, { entry, createdAtMs: now, expiresAtMs });
     this.onChange();
     return done(entry);
   }
@@ -60,7 +123,7 @@ export class Blocklist {
     const present = this.#active.get(ip);
     if (!present) return refused({ kind: 'not_blocked', ip });
     this.#active.delete(ip);
-    this.#history.push({ ...present.entry, removed_at: iso(now), removed_reason: 'unblocked' });
+    this.#history.push(present, now, 'unblocked');
     this.onChange();
     return done(present.entry);
   }
@@ -78,7 +141,7 @@ export class Blocklist {
 
   history(now: number): BlockHistoryRecord[] {
     this.#expire(now);
-    return this.#history.toArray();
+    return this.#history.list();
   }
 
   clear(): void {
@@ -88,10 +151,10 @@ export class Blocklist {
   }
 
   #expire(now: number): void {
-    for (const [ip, { entry, expiresAtMs }] of this.#active) {
-      if (now < expiresAtMs) continue;
+    for (const [ip, active] of this.#active) {
+      if (now < active.expiresAtMs) continue;
       this.#active.delete(ip);
-      this.#history.push({ ...entry, removed_at: entry.expires_at, removed_reason: 'expired' });
+      this.#history.push(active, active.expiresAtMs, 'expired');
       this.onChange();
     }
   }
