@@ -96,7 +96,7 @@ export class StateFeed {
         this.#etag = res.etag;
         const offset = Date.parse(state.now) - this.#now();
         // Only a clock move (a jump of a second or more against real time) counts, not its ticking.
-        const fingerprint = `${Math.round(offset / 1000)}|${res.body.replace(/"now":"[^"]*"/, '')}`;
+        const fingerprint = `${Math.round(offset / 1000)}|${withoutNow(res.body, state.now)}`;
         if (fingerprint !== this.#fingerprint || next.error !== null) {
           this.#fingerprint = fingerprint;
           next.state = state;
@@ -163,4 +163,15 @@ export class StateFeed {
     }
     return true;
   }
+}
+
+/**
+ * The state's JSON without its `now`, which moves on every read. The service puts `now` last; a record
+ * may hold a field of that name too, so it is cut where the service puts it, and only searched for
+ * when the answer comes from elsewhere.
+ */
+export function withoutNow(body: string, now: string): string {
+  const last = `,"now":${JSON.stringify(now)}}`;
+  if (body.endsWith(last)) return `${body.slice(0, -last.length)}}`;
+  return body.replace(`"now":${JSON.stringify(now)}`, '');
 }

@@ -1,11 +1,13 @@
-import { brotliCompressSync, constants } from 'node:zlib';
 import { JSON_CONTENT_TYPE, jsonResponse } from '../errors.js';
+import { brotliClose, brotliOpen } from '../http/brotli-splice.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
 import { partsResponse } from '../http/parts-body.js';
 import { ResetRequestSchema, ResetResponseSchema, StateSchema } from '../schemas/state.js';
 import type { RouteDeps } from './deps.js';
 
 export function stateRoutes({ store }: RouteDeps) {
+  /** The state's head compressed, for the version it was made at: made by the first br reader of each. */
+  let brotliHead: { version: number; bytes: Buffer } | undefined;
   return [
     endpoint(
       {
@@ -27,14 +29,19 @@ export function stateRoutes({ store }: RouteDeps) {
         if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
           return new Response(null, { status: 304, headers: validators });
         }
-        const { parts, length } = store.stateParts(now);
+        const { version, head, headLength, tail } = store.stateParts(now);
         const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...validators };
-        if (length >= COMPRESS_FROM_BYTES && acceptsBrotli(c.req.header('accept-encoding'))) {
+        if (
+          headLength + tail.length >= COMPRESS_FROM_BYTES &&
+          acceptsBrotli(c.req.header('accept-encoding'))
+        ) {
           headers['content-encoding'] = 'br';
-          const body = brotliCompressSync(Buffer.concat(parts, length), BROTLI_FAST);
-          return new Response(body, { status: 200, headers });
+          if (brotliHead?.version !== version)
+            brotliHead = { version, bytes: brotliOpen(Buffer.concat(head, headLength)) };
+          const close = brotliClose(tail);
+          return partsResponse(c, headers, [brotliHead.bytes, close], brotliHead.bytes.length + close.length);
         }
-        return partsResponse(c, headers, parts, length);
+        return partsResponse(c, headers, [...head, tail], headLength + tail.length);
       },
     ),
     postEndpoint(
@@ -55,11 +62,11 @@ export function stateRoutes({ store }: RouteDeps) {
 }
 
 /**
- * Brotli at quality 1: the full state (1.8 MB in bench/) becomes ~21 KB in ~1 ms; it saves the network,
- * not CPU. gzip is not offered: level 1 took ~4 ms for ~35 KB (docs/hardening.md).
+ * Brotli from 16 KiB, compressed once per state version (app/http/brotli-splice.ts): the full state in
+ * bench/ (1.8 MB) becomes ~21 KB. gzip is not offered: level 1 took ~4 ms per answer for ~35 KB
+ * (docs/hardening.md). A client that asks for gzip only (Node 20's fetch does) gets identity.
  */
 const COMPRESS_FROM_BYTES = 16 * 1024;
-const BROTLI_FAST = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
 
 /** Whether Accept-Encoding accepts br: named (or `*`) with a q-value above 0 (RFC 9110, 12.5.3). */
 export function acceptsBrotli(header: string | undefined): boolean {

@@ -19,12 +19,13 @@ export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 export const StateSchema = z
   .object({
     case_mode: CaseModeSchema,
-    now: IsoDateTimeSchema,
     cases: z.array(CaseSchema),
     notifications: z.array(NotificationSchema),
     blocklist: z.array(BlockEntrySchema),
     blocklist_history: z.array(BlockHistoryRecordSchema),
     journal: z.array(JournalEntrySchema),
+    /** The service clock at the answer. Last in the JSON (app/store/store.ts, stateParts). */
+    now: IsoDateTimeSchema,
   })
   .meta({ id: 'State' });
 export type State = z.infer<typeof StateSchema>;

@@ -215,6 +215,37 @@ describe('GET /state compression', () => {
     expect(brotliDecompressSync(bytes).toString()).toBe(fresh(t));
   });
 
+  /** The br answer decoded, and what is wrong with it: an empty list when it is the fresh state. */
+  async function brProblems(t: TestApp, when: string) {
+    const res = await get(t, 'br');
+    if (res.headers.get('content-encoding') !== 'br') return [`${when}: not br`];
+    const decoded = brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString();
+    return decoded === fresh(t) ? [] : [`${when}: the br answer is not the fresh state`];
+  }
+
+  // The head is compressed once per state version: after each step the answer must follow the state.
+  it.each([...CHANGES, ...NON_CHANGES])('br follows the state when %s', async (name, step) => {
+    const t = await seeded();
+    for (let i = 1; i < 60; i++) await t.post('/cases', alertCase(`evt-${i}`, { note: 'verdächtig – 🔒' }));
+    if (name.includes('unblocked') || name.includes('ahead')) await t.post('/blocklist', blockRequest());
+    const problems = await brProblems(t, 'before');
+    await step(t);
+    if (name.includes('reset')) for (let i = 0; i < 60; i++) await t.post('/cases', alertCase(`evt-${i}`));
+    problems.push(...(await brProblems(t, 'after')));
+    t.time.now += 1500;
+    problems.push(...(await brProblems(t, 'after time passed')));
+    expect(problems).toEqual([]);
+  });
+
+  it('catches a compressed head kept past its version (a store whose change signal is cut)', async () => {
+    const t = makeTestApp();
+    for (let i = 0; i < 60; i++) await t.post('/cases', alertCase(`evt-${i}`));
+    expect(await brProblems(t, 'before')).toEqual([]);
+    (t.store.cases as unknown as { onChange: () => void }).onChange = () => {};
+    await t.post('/cases', alertCase('evt-60'));
+    expect(await brProblems(t, 'after')).toEqual(['after: the br answer is not the fresh state']);
+  });
+
   it('sends identity when br is not accepted, or the answer is small', async () => {
     const t = makeTestApp();
     const small = await get(t, 'br');

@@ -3,8 +3,11 @@
  * through a Response. These tests hold that path to HTTP framing and to the exact bytes: a state larger
  * than a socket's buffers (so writes queue), non-ASCII text (bytes, not characters), GET, HEAD and GET
  * again pipelined on one keep-alive connection, each answer where the Content-Length says it ends, and
- * no error from the adapter.
+ * no error from the adapter. With Accept-Encoding: br, the same framing, and the body decoded by Node's
+ * Brotli and by curl's (--compressed) to the state.
  */
+import { execFile } from 'node:child_process';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { rawExchange, startTestServer } from '../helpers/raw-http.js';
 
@@ -39,8 +42,8 @@ function frame(bytes: Buffer, methods: string[]): Framed[] {
   return out;
 }
 
-const request = (method: string, close = false) =>
-  `${method} /state HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+const request = (method: string, close = false, extra = '') =>
+  `${method} /state HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}${close ? 'Connection: close\r\n' : ''}\r\n`;
 
 describe('GET /state written from its cached parts on a socket', () => {
   it('sends the exact state, framed, with HEAD and a next request on the same connection', async () => {
@@ -51,12 +54,41 @@ describe('GET /state written from its cached parts on a socket', () => {
       await server.close();
     }
   });
+
+  it('sends br as a head compressed once and a tail spliced on; Node and curl decode it', async () => {
+    const server = await startTestServer();
+    try {
+      fill(server.store);
+      const br = 'Accept-Encoding: br\r\n';
+      const bytes = await rawExchange(
+        server.port,
+        [request('GET', false, br) + request('HEAD', false, br) + request('GET', true, br)],
+        { timeoutMs: 10_000, raw: true },
+      );
+      const answers = frame(bytes, ['GET', 'HEAD', 'GET']);
+      const expected = withoutNow(JSON.stringify(server.store.snapshot()));
+      for (const res of [answers[0], answers[2]]) {
+        expect(res?.headers['content-encoding']).toBe('br');
+        expect(Number(res?.headers['content-length'])).toBe(res?.body.length);
+        expect(withoutNow(brotliDecompressSync(res?.body ?? Buffer.alloc(0)).toString('utf8'))).toBe(
+          expected,
+        );
+      }
+      expect(answers[1]?.headers['content-length']).toBe(answers[0]?.headers['content-length']);
+      const curled = await curlCompressed(`http://127.0.0.1:${server.port}/state`);
+      expect(curled.encoding).toBe('br');
+      expect(withoutNow(curled.body)).toBe(expected);
+      // The same decode on a broken answer (its last block cut off) fails.
+      const cut = answers[0]?.body.subarray(0, -1) ?? Buffer.alloc(0);
+      expect(() => brotliDecompressSync(cut)).toThrow();
+    } finally {
+      await server.close();
+    }
+  });
 });
 
-/** GET, HEAD and GET pipelined on one connection to a server holding a 2.4 MB state. */
-async function exchange(server: Awaited<ReturnType<typeof startTestServer>>) {
-  const { store } = server;
-  // About 2.4 MB, several times a loopback socket's buffer, so most of it waits in Node's queue.
+/** About 2.4 MB of cases with non-ASCII text, and a notification. */
+function fill(store: Awaited<ReturnType<typeof startTestServer>>['store']) {
   for (let i = 0; i < 600; i++) {
     store.cases.upsertCase(
       { event_id: `evt-${i}`, note: `Zugriff verdächtig – ${'é'.repeat(2000)} 🔒`, n: i },
@@ -64,6 +96,37 @@ async function exchange(server: Awaited<ReturnType<typeof startTestServer>>) {
     );
   }
   store.notifications.acceptNotification({ message: 'approve? ✅' }, store.now());
+}
+
+/** The state's JSON with `now` (its last field) cut off, to compare answers read at different times. */
+function withoutNow(json: string): string {
+  const at = json.lastIndexOf(',"now":"');
+  if (at === -1 || !json.endsWith('"}')) throw new Error(`no trailing now in ${json.slice(-60)}`);
+  return json.slice(0, at);
+}
+
+/** GET with curl --compressed (curl's own Brotli decoder): the decoded body and the Content-Encoding. */
+function curlCompressed(url: string): Promise<{ encoding: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'curl',
+      ['-sS', '--fail', '--compressed', '-H', 'Accept-Encoding: br', '-D', '-', '--max-time', '10', url],
+      { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (err, out) => {
+        if (err) return reject(err);
+        const split = out.indexOf('\r\n\r\n');
+        const encoding = /^content-encoding:\s*(\S+)/im.exec(out.slice(0, split))?.[1] ?? '';
+        resolve({ encoding, body: out.slice(split + 4) });
+      },
+    );
+  });
+}
+
+/** GET, HEAD and GET pipelined on one connection to a server holding a 2.4 MB state. */
+async function exchange(server: Awaited<ReturnType<typeof startTestServer>>) {
+  const { store } = server;
+  // About 2.4 MB, several times a loopback socket's buffer, so most of it waits in Node's queue.
+  fill(store);
   // @hono/node-server reports a response it could not write (headers sent twice) on console.error.
   const adapterErrors = vi.spyOn(console, 'error').mockImplementation(() => {});
   const methods = ['GET', 'HEAD', 'GET'];
