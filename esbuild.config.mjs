@@ -18,7 +18,11 @@ export const serviceBundle = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Names kept, so a logged error or a profile reads as the source does.
+  // Whitespace and syntax minified: 926 -> 698 KB, and a smaller file compiles faster (the cold start's
+  // median 185 -> 166 ms over 9 alternating starts; the machine's spread is as wide). Identifiers are
+  // not minified, so a logged error or a profile reads as the source does.
+  minifyWhitespace: true,
+  minifySyntax: true,
   keepNames: false,
   legalComments: 'none',
   logLevel: 'warning',
