@@ -721,6 +721,10 @@ Notes:
   state version, written from its cached parts without joining them; the minimal server serialises its
   (smaller: no journal) state on every request; \`same bytes, constant\` (the minimal server after
   \`POST /state-bytes\`) writes as many bytes from one constant buffer.
+- GET /state with \`Accept-Encoding: br\`: the service compresses the state once per state version and
+  splices each answer's \`now\` on uncompressed (docs/hardening.md). Nothing changes the state during
+  the run, so the figure is a read between changes; the first br read after a change also compresses
+  the whole head once.
 - POST + DELETE /blocklist: ${CONNECTIONS} connections contend for the one blockable address, so 409 and 404
   are part of the mix (the non-2xx column) on both servers.
 
