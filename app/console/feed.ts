@@ -171,7 +171,7 @@ export class StateFeed {
  * when the answer comes from elsewhere.
  */
 export function withoutNow(body: string, now: string): string {
-  const last = `,"now":${JSON.stringify(now)}}`;
-  if (body.endsWith(last)) return `${body.slice(0, -last.length)}}`;
-  return body.replace(`"now":${JSON.stringify(now)}`, '');
+  const field = `"now":${JSON.stringify(now)}`;
+  if (body.endsWith(`,${field}}`)) return `${body.slice(0, -(field.length + 2))}}`;
+  return body.replace(field, '');
 }

@@ -30,18 +30,16 @@ export function stateRoutes({ store }: RouteDeps) {
           return new Response(null, { status: 304, headers: validators });
         }
         const { version, head, headLength, tail } = store.stateParts(now);
+        const length = headLength + tail.length;
         const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...validators };
-        if (
-          headLength + tail.length >= COMPRESS_FROM_BYTES &&
-          acceptsBrotli(c.req.header('accept-encoding'))
-        ) {
+        if (length >= COMPRESS_FROM_BYTES && acceptsBrotli(c.req.header('accept-encoding'))) {
           headers['content-encoding'] = 'br';
           if (brotliHead?.version !== version)
             brotliHead = { version, bytes: brotliOpen(Buffer.concat(head, headLength)) };
           const close = brotliClose(tail);
           return partsResponse(c, headers, [brotliHead.bytes, close], brotliHead.bytes.length + close.length);
         }
-        return partsResponse(c, headers, [...head, tail], headLength + tail.length);
+        return partsResponse(c, headers, [...head, tail], length);
       },
     ),
     postEndpoint(
@@ -63,8 +61,8 @@ export function stateRoutes({ store }: RouteDeps) {
 
 /**
  * Brotli from 16 KiB, compressed once per state version (app/http/brotli-splice.ts): the full state in
- * bench/ (1.8 MB) becomes ~21 KB. gzip is not offered: level 1 took ~4 ms per answer for ~35 KB
- * (docs/hardening.md). A client that asks for gzip only (Node 20's fetch does) gets identity.
+ * bench/ (1.84 MB) becomes 21.5 KB. gzip is not offered: it would be compressed per answer, and is
+ * larger (docs/hardening.md). A client that asks for gzip only (Node 20's fetch does) gets identity.
  */
 const COMPRESS_FROM_BYTES = 16 * 1024;
 

@@ -65,8 +65,8 @@ describe('brotliOpen + brotliClose', () => {
   const tail = Buffer.from('2026-11-23T12:00:00.000Z"}');
   /** Each way of splicing wrongly, which the decode must catch (a throw, or other bytes). */
   const BROKEN: [string, () => Buffer][] = [
-    ['a length one short', () => Buffer.concat([brotliOpen(head), withHeader(tail, tail.length - 1)])],
-    ['a length one long', () => Buffer.concat([brotliOpen(head), withHeader(tail, tail.length + 1)])],
+    ['a length one short', () => Buffer.concat([brotliOpen(head), withLengthOff(tail, -1)])],
+    ['a length one long', () => Buffer.concat([brotliOpen(head), withLengthOff(tail, 1)])],
     ['no last block', () => Buffer.concat([brotliOpen(head), brotliClose(tail).subarray(0, -1)])],
     [
       'a compressed block type (ISUNCOMPRESSED 0)',
@@ -91,9 +91,9 @@ describe('brotliOpen + brotliClose', () => {
   });
 });
 
-/** brotliClose with another length written in its header. */
-function withHeader(tail: Buffer, length: number): Buffer {
+/** brotliClose with its length field (MLEN - 1, bits 3-18 of the header) moved by `delta`. */
+function withLengthOff(tail: Buffer, delta: number): Buffer {
   const close = brotliClose(tail);
-  close.writeUIntLE(((length - 1) << 3) | (1 << 19), 0, 3);
+  close.writeUIntLE(close.readUIntLE(0, 3) + delta * 8, 0, 3);
   return close;
 }
