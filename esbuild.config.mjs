@@ -18,8 +18,8 @@ export const serviceBundle = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Whitespace and syntax minified: 926 -> 698 KB, and a smaller file compiles faster (the cold start's
-  // median 185 -> 166 ms over 9 alternating starts; the machine's spread is as wide). Identifiers are
+  // Whitespace and syntax minified: 926 -> 698 KB, less to compile at start. Whether the start is
+  // shorter for it is within this machine's spread (docs/hardening.md, "Cold start"). Identifiers are
   // not minified, so a logged error or a profile reads as the source does.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -4,14 +4,14 @@ import { brotliCompressSync, constants } from 'node:zlib';
  * A Brotli stream (RFC 7932) in two pieces: a head compressed once and reused, and a short tail that
  * changes per answer, appended without compressing anything again. GET /state uses it: its head (the
  * whole state but `now`) is compressed once per state version, and each answer adds `<now>"}`.
- * Compressing the whole 1.8 MB per answer took ~3 ms of CPU and held GET /state with br at ~330 req/s
- * (bench/RESULTS.md, 2026-11-23 11:08 UTC).
+ * Compressing the whole 1.84 MB per answer took 2.1-2.8 ms of CPU and held GET /state with br at
+ * 364-478 req/s; this way, 7,146-12,348 req/s (docs/hardening.md, "GET /state").
  */
 
 /**
  * The head of a Brotli stream holding `head`, left open: flushed (BROTLI_OPERATION_FLUSH ends on a
  * byte boundary) but not finished. Only `brotliClose()` makes it a whole stream. Quality 1: the state
- * compresses ~80x at it, and a higher quality costs far more CPU than it saves bytes.
+ * compresses 86x at it.
  */
 export function brotliOpen(head: Uint8Array): Buffer {
   return brotliCompressSync(head, {
