@@ -147,20 +147,28 @@ check "... the workflows are still published" webhook_registered
 # --- hardening inside every container ----------------------------------------------------------------------
 log "hardening in effect inside every container (every process, read from /proc)"
 # hardening_of CONTAINER UID: every process runs as UID (real, effective, saved, fs), with no capability
-# (effective, permitted, bounding), NoNewPrivs, and a read-only root mount.
+# (effective, permitted, bounding), NoNewPrivs, and a read-only root mount. A process that exits between
+# `docker top` and the read of its /proc files (n8n's worker starts short-lived ones) is passed over,
+# only when its /proc entry is gone; at least one process must have been read.
 hardening_of() {
-  local pid uids caps nnp root bad=""
+  local pid status mounts uids caps nnp root bad="" seen=0
   [ -n "$1" ] || { echo "no container"; return 1; }
   for pid in $(docker top "$1" -eo pid | tail -n +2); do
-    uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' "/proc/$pid/status")
-    caps=$(awk '/^Cap(Eff|Prm|Bnd):/ {printf "%s ", $2}' "/proc/$pid/status")
-    nnp=$(awk '/^NoNewPrivs:/ {print $2}' "/proc/$pid/status")
-    root=$(awk '$5 == "/" {split($6, o, ","); print o[1]; exit}' "/proc/$pid/mountinfo")
+    if ! status=$(cat "/proc/$pid/status" 2>/dev/null) || ! mounts=$(cat "/proc/$pid/mountinfo" 2>/dev/null); then
+      if [ -e "/proc/$pid" ]; then bad="$bad pid $pid unreadable;"; fi
+      continue
+    fi
+    seen=$((seen + 1))
+    uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' <<<"$status")
+    caps=$(awk '/^Cap(Eff|Prm|Bnd):/ {printf "%s ", $2}' <<<"$status")
+    nnp=$(awk '/^NoNewPrivs:/ {print $2}' <<<"$status")
+    root=$(awk '$5 == "/" {split($6, o, ","); print o[1]; exit}' <<<"$mounts")
     [ "$uids" = "$2 $2 $2 $2" ] || bad="$bad pid $pid uids $uids;"
     [ "$caps" = "0000000000000000 0000000000000000 0000000000000000 " ] || bad="$bad pid $pid caps $caps;"
     [ "$nnp" = 1 ] || bad="$bad pid $pid NoNewPrivs $nnp;"
     [ "$root" = ro ] || bad="$bad pid $pid root $root;"
   done
+  [ "$seen" -gt 0 ] || bad="$bad no process read;"
   [ -z "$bad" ] || { echo "$bad"; return 1; }
 }
 for spec in mock-api:1000 console:1000 n8n:1000 n8n-worker:1000 postgres:70 redis:999; do
