@@ -21,5 +21,10 @@ export const LAB_ADDRESS = '203.0.113.66';
 /** The case store keys cases by event_id of 1 to this many characters: a longer one is refused. */
 export const EVENT_ID_MAX_LENGTH = 128;
 
+/** The alert webhook's path: production alerts arrive at `<n8n>/webhook/<this>` once the workflow is published. */
+export const RESPONSE_WEBHOOK_PATH = 'suspicious-login';
+/** The rollback trigger's path (the second workflow). */
+export const ROLLBACK_WEBHOOK_PATH = 'suspicious-login-rollback';
+
 export const RESPONSE_WORKFLOW = 'Suspicious Login Response';
 export const ROLLBACK_WORKFLOW = 'Suspicious Login Rollback';

@@ -1,5 +1,6 @@
 /** The `check` subcommand's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
+import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../../workflow/constants.js';
 import { apiOf, approvalTimeoutOf, parseFlags, TARGET_FIELDS, TARGET_FLAGS, UsageError } from '../options.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
@@ -54,8 +55,8 @@ const RawSchema = z.object({
     error: `--stage must be one of ${STAGE_NAMES.join(', ')}, all`,
   }),
   ...TARGET_FIELDS,
-  'webhook-path': PathSchema.default('suspicious-login'),
-  'rollback-path': PathSchema.default('suspicious-login-rollback'),
+  'webhook-path': PathSchema.default(RESPONSE_WEBHOOK_PATH),
+  'rollback-path': PathSchema.default(ROLLBACK_WEBHOOK_PATH),
   mapping: z.string().min(1).optional(),
   report: z.string().min(1).default(CHECK_REPORT_PATH),
   only: z.boolean().default(false),

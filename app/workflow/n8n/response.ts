@@ -13,6 +13,7 @@ import {
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
   HEALTH_POLL_INTERVAL_SECONDS,
   HEALTH_POLL_TRIES,
+  RESPONSE_WEBHOOK_PATH,
   RESPONSE_WORKFLOW,
 } from '../constants.js';
 import {
@@ -66,7 +67,7 @@ const validationBody =
 /** The reference's nodes, in the order of the export (their ids follow it). */
 export function responseNodes(): NodeSpec[] {
   return [
-    webhook('suspicious-login', [0, 0], 'Settings'),
+    webhook(RESPONSE_WEBHOOK_PATH, [0, 0], 'Settings'),
     settings([1, 0], 'Validate', [
       {
         name: 'approval_timeout_seconds',

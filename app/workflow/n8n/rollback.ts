@@ -2,7 +2,7 @@
  * "Suspicious Login Rollback" on n8n: every node once, with its place in the editor and where its outputs
  * lead. A variant is `rollbackWorkflow({ 'Node name': override })`, as for the response workflow.
  */
-import { ROLLBACK_WORKFLOW } from '../constants.js';
+import { ROLLBACK_WEBHOOK_PATH, ROLLBACK_WORKFLOW } from '../constants.js';
 import {
   applyOverrides,
   buildWorkflow,
@@ -24,7 +24,7 @@ const IP = "$('Case lookup').first().json.body.source_ip";
 
 export function rollbackNodes(): NodeSpec[] {
   return [
-    webhook('suspicious-login-rollback', [0, 0], 'Settings'),
+    webhook(ROLLBACK_WEBHOOK_PATH, [0, 0], 'Settings'),
     settings([1, 0], 'Validate', [
       { name: 'requested_at', value: '={{ new Date().toISOString() }}', type: 'string' },
     ]),
