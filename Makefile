@@ -1,5 +1,7 @@
 # Lab appliance: the mock API, the reference workflow on n8n, the acceptance runner and the compose lab.
-# Quick start: `make run` (serve on 127.0.0.1:8081) and `make test`.
+# Trainers: `make up` (LAB=<name> for one of several labs), `make reset`, `make down`; a class:
+# `make class-up ROSTER=class.txt`. The lab's commands need Docker, Compose v2 and make, not Node.js.
+# Developers: `make run` (serve on 127.0.0.1:8081) and `make test`.
 SHELL := bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.install-stamp
@@ -8,7 +10,7 @@ PORT ?= 8081
 TARGET ?= lab
 STAGE ?= all
 
-.PHONY: help install build run test typecheck lint e2e e2e-check test-engine test-lab bench acceptance check up down reset health state logs clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-engine test-lab bench acceptance check up down reset solution health state logs class-up class-down class-report roster bundle clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -35,10 +37,14 @@ typecheck: $(STAMP) ## type-check (tsc --noEmit)
 lint: $(STAMP) ## lint and format check (Biome)
 	npm run lint
 
-test: $(STAMP) ## type-check, lint and run every test that needs no Docker engine and no n8n
+test: $(STAMP) ## type-check, lint (TypeScript and shell) and run every test that needs no Docker engine and no n8n
 	npm run typecheck
 	npm run lint
+	bash test/lint/shell.sh
 	npm test
+
+lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck when missing)
+	bash test/lint/shell.sh
 
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
 	bash docker/n8n/e2e.sh
@@ -61,24 +67,27 @@ test-lab: build ## the real lab on a private engine: make up, acceptance, reset,
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
 
-acceptance: ## the acceptance matrix: TARGET=lab (running compose lab, default), n8n or reference
+acceptance: ## the acceptance matrix on the lab's published reference (make solution first); developers: TARGET=n8n|reference
 	bash docker/lab.sh acceptance $(TARGET)
 
-check: build ## check a trainee's workflow stage by stage: STAGE=<stage|all>, TARGET=lab|n8n (N8N=, API=)|reference, or WORKFLOW=export.json
-	@if [ -n "$(WORKFLOW)" ]; then \
+check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
+	@if [ -n "$(WORKFLOW)" ]; then $(MAKE) -s build && \
 	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
 	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
-	elif [ "$(TARGET)" = n8n ]; then node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
-	else node dist/app/acceptance/cli.js check --stage $(STAGE) --target reference $(ARGS); fi
+	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
+	else $(MAKE) -s build && node dist/app/acceptance/cli.js check --stage $(STAGE) --target reference $(ARGS); fi
 
-up: ## start the lab (LAB_SUBNET, LAB_EDITOR_PORT, LAB_CONSOLE_PORT), wait until ready, print where things are
+up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
 	bash docker/lab.sh up
 
-down: ## stop the lab; remove containers, volumes and generated secrets
+down: ## remove the lab: containers, volumes (its workflows), settings and secrets; reports/ stays
 	bash docker/lab.sh down
 
-reset: ## a clean exercise: stop unfinished workflow runs, clear the mock API
+reset: ## between exercises: stop unfinished runs, clear the destination systems; the workflows stay
 	bash docker/lab.sh reset
+
+solution: ## publish the reference workflows on the running lab (refused while a workflow holds their paths)
+	bash docker/lab.sh solution
 
 health: ## the mock API's /health, through the container
 	bash docker/lab.sh health
@@ -88,6 +97,21 @@ state: ## the mock API's /state, through the container
 
 logs: ## follow the lab's logs
 	bash docker/lab.sh logs
+
+class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
+	bash docker/lab.sh class-up
+
+class-down: ## remove every lab of ROSTER=<file>
+	bash docker/lab.sh class-down
+
+class-report: ## every lab's last stage check: reports/class.html, class.json, class.csv (ROSTER=<file>)
+	bash docker/lab.sh class-report
+
+roster: ## print the class roster (URLs, logins, ssh -L lines) and write labs/class-roster.txt (ROSTER=<file>)
+	bash docker/lab.sh roster
+
+bundle: ## write every image the lab uses into one archive for offline classrooms (LAB_BUNDLE=file)
+	bash docker/lab.sh bundle
 
 clean: ## remove build output
 	rm -rf dist coverage

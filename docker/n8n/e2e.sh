@@ -49,6 +49,7 @@ log "install/cache check took $(($(date +%s) - t0)) s"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-n8n-e2e.XXXXXX")"
 API_PID=""
 N8N_PID=""
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
   local rc=$?
   for pid in $N8N_PID $API_PID; do
@@ -61,7 +62,7 @@ cleanup() {
     kill -KILL "$pid" 2>/dev/null || true
   done
   # n8n's task runner children live in n8n's process group (started with setsid below).
-  [ -n "$N8N_PID" ] && kill -KILL -- "-$N8N_PID" 2>/dev/null || true
+  if [ -n "$N8N_PID" ]; then kill -KILL -- "-$N8N_PID" 2>/dev/null || true; fi
   if [ "${E2E_KEEP:-0}" = 1 ] || { [ "$rc" -ne 0 ] && [ "${E2E_KEEP_ON_FAILURE:-1}" = 1 ]; }; then
     log "logs kept in $WORK (n8n.log, api.log)"
   else

@@ -22,7 +22,8 @@ if [ ! -x "$NODE_BIN_DIR/node" ] || [ ! -f "$NODE_DIR/.complete" ]; then
   touch "$NODE_DIR/.complete"
 fi
 export PATH="$NODE_BIN_DIR:$PATH"
-export npm_config_nodedir="$(cd "$NODE_BIN_DIR/.." && pwd)"
+npm_config_nodedir="$(cd "$NODE_BIN_DIR/.." && pwd)"
+export npm_config_nodedir
 log "node $(node -v)"
 
 # 2. n8n, pinned by the committed package.json + lockfile (three overrides, see docs/n8n.md).

@@ -38,6 +38,9 @@ describe('compose.yaml', () => {
   it('takes the lab settings as make up derives them, and still complies', () => {
     const env = {
       LAB_SUBNET: '10.77.5.0/24',
+      LAB_INTERNAL_SUBNET: '10.77.5.0/26',
+      LAB_BACKEND_SUBNET: '10.77.5.64/26',
+      LAB_EDITOR_SUBNET: '10.77.5.128/26',
       LAB_API_IP: '10.77.5.2',
       LAB_WORKER_IP: '10.77.5.10',
       LAB_EDITOR_PORT: '5700',
@@ -52,7 +55,9 @@ describe('compose.yaml', () => {
     expect(service(file, 'mock-api').environment).toMatchObject({
       ALLOWED_CLIENTS: '10.77.5.10/32,127.0.0.1/32',
     });
-    expect(file.networks?.['lab-internal']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.0/24' }] } });
+    expect(file.networks?.['lab-internal']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.0/26' }] } });
+    expect(file.networks?.['n8n-backend']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.64/26' }] } });
+    expect(file.networks?.editor).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.128/26' }] } });
   });
 
   it('control: a worker address the API does not admit breaks the policy', () => {
@@ -266,7 +271,7 @@ const brokenCompose: {
   },
   {
     name: 'another service mounts the socket volume',
-    expect: /volume mock-api-socket: must be mounted by mock-api and console only/,
+    expect: /volume mock-api-socket: must be mounted by mock-api, console and tools only/,
     check: consoleViolations,
     mutate: (f) => {
       service(f, 'n8n').volumes = [...(service(f, 'n8n').volumes ?? []), 'mock-api-socket:/run/mock-api'];

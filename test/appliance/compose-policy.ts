@@ -17,6 +17,8 @@ export const WORKER_SERVICE = 'n8n-worker';
 export const EDITOR_SERVICE = 'n8n';
 /** The lab console (docs/console.md): published on loopback, reaches the mock API by its socket only. */
 export const CONSOLE_SERVICE = 'console';
+/** The lab's tools (the stage checker, the matrix, n8n's set-up): run one at a time, never by `up`. */
+export const TOOLS_SERVICE = 'tools';
 /** The services allowed to publish a port, on 127.0.0.1 only. */
 const PUBLISHED_SERVICES = [EDITOR_SERVICE, CONSOLE_SERVICE];
 
@@ -51,6 +53,7 @@ const Service = z.looseObject({
     .looseObject({ test: z.union([z.string(), StringList]).optional(), disable: z.boolean().optional() })
     .optional(),
   restart: z.string().optional(),
+  profiles: StringList.optional(),
   depends_on: z
     .union([StringList, z.record(z.string(), z.looseObject({ condition: z.string().optional() }))])
     .optional(),
@@ -142,9 +145,14 @@ function environmentOf(service: Service): Record<string, string> {
 }
 
 /** One-shot services (gated by `service_completed_successfully`) need no healthcheck. */
+/**
+ * Services that run to completion rather than stay up, so need no healthcheck: those another waits for
+ * with service_completed_successfully, and the tools (profile `tools`: `compose run --rm` only).
+ */
 function oneShots(file: ComposeFile): Set<string> {
   const names = new Set<string>();
-  for (const service of Object.values(file.services)) {
+  for (const [name, service] of Object.entries(file.services)) {
+    if (service.profiles?.includes(TOOLS_SERVICE)) names.add(name);
     const deps = service.depends_on;
     if (deps === undefined || Array.isArray(deps)) continue;
     for (const [name, dep] of Object.entries(deps)) {
@@ -281,9 +289,9 @@ export function consoleViolations(file: ComposeFile): string[] {
       .filter(([, s]) => vol in namedVolumesOf(s))
       .map(([n]) => n)
       .sort();
-    if (users.join() !== [API_SERVICE, CONSOLE_SERVICE].sort().join())
+    if (users.join() !== [API_SERVICE, CONSOLE_SERVICE, TOOLS_SERVICE].sort().join())
       out.push(
-        `volume ${vol}: must be mounted by ${API_SERVICE} and ${CONSOLE_SERVICE} only (${users.join(', ')})`,
+        `volume ${vol}: must be mounted by ${API_SERVICE}, ${CONSOLE_SERVICE} and ${TOOLS_SERVICE} only (${users.join(', ')})`,
       );
   }
   if (conEnv.N8N_URL !== `http://${EDITOR_SERVICE}:5678`)
@@ -358,7 +366,7 @@ export function composeViolations(
 }
 
 /** The engine test's override may only swap how the unpullable services run, never what is tested. */
-export const OVERRIDABLE_SERVICES = ['postgres', 'redis', 'n8n', 'n8n-worker', 'n8n-import'];
+export const OVERRIDABLE_SERVICES = ['postgres', 'redis', 'n8n', 'n8n-worker'];
 export const OVERRIDABLE_KEYS = ['image', 'entrypoint', 'command', 'healthcheck'];
 
 export function overrideViolations(doc: unknown): string[] {

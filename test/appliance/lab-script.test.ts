@@ -40,7 +40,7 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 async function lab(args: string[], path: string) {
   try {
     const r = await run(bash, [script, ...args], {
-      env: { PATH: path, HOME: bin, LAB_ENV_FILE: join(bin, 'never.env') },
+      env: { PATH: path, HOME: bin, LAB_DIR: bin },
       timeout: 10_000,
     });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -57,7 +57,7 @@ describe('docker/lab.sh', () => {
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toMatch(/^lab: Docker is needed: 'docker' was not found/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(existsSync(join(bin, 'never.env'))).toBe(false);
+      expect(existsSync(join(bin, '.env'))).toBe(false);
     },
   );
 
@@ -74,10 +74,74 @@ describe('docker/lab.sh', () => {
     }
   });
 
+  it('says what to do when the engine refuses the user (not in the docker group)', async () => {
+    const fake = mkdtempSync(join(tmpdir(), 'lab-sh-docker-'));
+    writeFileSync(
+      join(fake, 'docker'),
+      '#!/bin/sh\necho "permission denied while trying to connect to the Docker daemon socket" >&2\nexit 1\n',
+    );
+    chmodSync(join(fake, 'docker'), 0o755);
+    try {
+      const r = await lab(['up'], `${fake}:${bin}`);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        /^lab: no permission to use the Docker engine's socket: add your user to the 'docker' group/,
+      );
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [
+      'only Compose v1 (docker-compose) is there',
+      'exit 1',
+      true,
+      /^lab: Compose v2 is needed \('docker compose'\); only Compose v1/,
+    ],
+    [
+      'no Compose at all',
+      'exit 1',
+      false,
+      /^lab: Docker Compose v2 is needed: 'docker compose' was not found/,
+    ],
+    [
+      'Compose 2.19',
+      'echo 2.19.1',
+      false,
+      /^lab: Docker Compose 2\.19\.1 is too old: the lab needs 2\.20 or later/,
+    ],
+  ])('refuses in one line when %s', async (_what, composeAnswer, v1, reason) => {
+    const fake = mkdtempSync(join(tmpdir(), 'lab-sh-compose-'));
+    writeFileSync(
+      join(fake, 'docker'),
+      `#!/bin/sh\ncase "$*" in "compose version --short") ${composeAnswer} ;; esac\nexit 0\n`,
+    );
+    if (v1) writeFileSync(join(fake, 'docker-compose'), '#!/bin/sh\necho "docker-compose version 1.29.2"\n');
+    chmodSync(join(fake, 'docker'), 0o755);
+    if (v1) chmodSync(join(fake, 'docker-compose'), 0o755);
+    try {
+      const r = await lab(['up'], `${fake}:${bin}`);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(reason);
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
   it('prints its usage for an unknown command', async () => {
     const r = await lab(['frobnicate'], bin);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/usage: docker\/lab\.sh up\|down\|reset\|health\|state\|logs/);
+    expect(r.stderr).toMatch(/usage: docker\/lab\.sh up\|down\|reset\|solution\|check STAGE/);
+  });
+
+  it.each(['Alice', 'a_b', '-a', 'a-', 'x'.repeat(33)])('refuses LAB=%s, not a lab name', async (name) => {
+    const r = await run(bash, [script, 'up'], {
+      env: { PATH: bin, HOME: bin, LAB_DIR: bin, LAB: name },
+    }).catch((err: unknown) => Failure.parse(err));
+    expect(r.stderr.trim()).toMatch(/^lab: LAB=.* is not a lab name: lower-case letters, digits and '-'/);
   });
 });
 
@@ -96,7 +160,9 @@ describe('docker/lab.sh up refuses early, in one line', () => {
       `#!/bin/sh
 echo "$*" >> "${calls}"
 case "$*" in
+  "compose version --short") echo 2.26.1 ;;
   "info -f {{.MemTotal}}") echo "\${FAKE_MEM_BYTES:-8589934592}" ;;
+  "ps --format {{.Label \\"com.docker.compose.project\\"}}") printf '%s' "\${FAKE_RUNNING:-}" ;;
   "network ls -q") echo abc123 ;;
   "network inspect"*) echo "\${FAKE_NETWORK:-other_default 10.99.0.0/16}" ;;
 esac
@@ -113,7 +179,7 @@ exit 0
         env: {
           PATH: `${fake}:${process.env.PATH}`,
           HOME: fake,
-          LAB_ENV_FILE: join(fake, 'lab.env'),
+          LAB_DIR: fake,
           LAB_CONSOLE_PORT: '2',
           ...env,
         },
@@ -129,7 +195,7 @@ exit 0
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(reason);
-    expect(existsSync(join(fake, 'lab.env'))).toBe(false);
+    expect(existsSync(join(fake, '.env'))).toBe(false);
     const made = readFileSync(calls, 'utf8')
       .split('\n')
       .filter((c) => / (up|build|create)\b/.test(c));
@@ -166,14 +232,36 @@ exit 0
     const r = await up({ FAKE_MEM_BYTES: String(1024 * 1048576), LAB_EDITOR_PORT: '1' });
     expectRefusedBeforeAnything(
       r,
-      /^lab: the Docker engine has 1024 MiB of memory; the lab needs at least 3072 MiB/,
+      /^lab: the Docker engine has 1024 MiB of memory; 1 lab\(s\) need at least 3072 MiB/,
     );
   });
 
+  it('counts the labs already running: a third lab needs 1024 MiB more than the second', async () => {
+    const running = 'soar-lab\nsoar-lab-b\nsomething-else\n';
+    const r = await up({
+      FAKE_MEM_BYTES: String(4096 * 1048576),
+      FAKE_RUNNING: running,
+      LAB_EDITOR_PORT: '1',
+    });
+    expectRefusedBeforeAnything(
+      r,
+      /^lab: the Docker engine has 4096 MiB of memory; 3 lab\(s\) need at least 5120 MiB/,
+    );
+    const control = await up({
+      FAKE_MEM_BYTES: String(5120 * 1048576),
+      FAKE_RUNNING: running,
+      LAB_EDITOR_PORT: '1',
+    });
+    expect(control.stderr).not.toMatch(/memory/);
+  });
+
   it.each([
-    ['LAB_SUBNET', '172.30.66.0', /^lab: LAB_SUBNET=172\.30\.66\.0 is not an IPv4 network/],
-    ['LAB_SUBNET', '10.0.0.0/8', /^lab: LAB_SUBNET=10\.0\.0\.0\/8 is not an IPv4 network from \/16 to \/28/],
+    ['LAB_SUBNET', '172.30.66.0', /^lab: LAB_SUBNET=172\.30\.66\.0 is not an IPv4 \/24 network/],
+    ['LAB_SUBNET', '10.0.0.0/8', /^lab: LAB_SUBNET=10\.0\.0\.0\/8 is not an IPv4 \/24 network/],
     ['LAB_EDITOR_PORT', '70000', /^lab: LAB_EDITOR_PORT=70000 is not a port number/],
+    ['LAB_MODE', 'solution', /^lab: LAB_MODE=solution is not a lab mode: exercise .* or demo/],
+    ['LAB_BIND', '0.0.0.0', /^lab: LAB_BIND=0\.0\.0\.0 would publish the lab on every address/],
+    ['APPROVAL_TIMEOUT_SECONDS', '0', /^lab: APPROVAL_TIMEOUT_SECONDS=0 is not a whole number of seconds/],
   ])('refuses %s=%s', async (name, value, reason) => {
     expectRefusedBeforeAnything(await up({ [name]: value }), reason);
   });
@@ -181,9 +269,12 @@ exit 0
   it('control: with a free port, room and no overlap it gets past the refusals and starts', async () => {
     const r = await up({ LAB_SUBNET: '172.31.250.0/24', LAB_EDITOR_PORT: '1' });
     const log = readFileSync(calls, 'utf8');
-    expect(log).toMatch(/ build mock-api/);
+    expect(log).toMatch(/ build -q mock-api/);
     expect(log).toMatch(/ up -d --no-recreate/);
-    expect(readFileSync(join(fake, 'lab.env'), 'utf8')).toMatch(/^LAB_WORKER_IP=172\.31\.250\.10$/m);
+    const settings = readFileSync(join(fake, '.env'), 'utf8');
+    expect(settings).toMatch(/^LAB_WORKER_IP=172\.31\.250\.10$/m);
+    expect(settings).toMatch(/^LAB_MODE=exercise$/m);
+    expect(settings).toMatch(/^LAB_BACKEND_SUBNET=172\.31\.250\.64\/26$/m);
     expect(r.stderr).not.toMatch(/overlaps|in use|memory/);
   });
 });

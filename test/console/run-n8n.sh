@@ -8,7 +8,7 @@ LOG=$(mktemp /tmp/soar-console-n8n.XXXXXX)
 E2E_PID=""
 CONSOLE_PID=""
 cleanup() {
-  [ -n "$CONSOLE_PID" ] && kill -TERM "$CONSOLE_PID" 2>/dev/null || true
+  if [ -n "$CONSOLE_PID" ]; then kill -TERM "$CONSOLE_PID" 2>/dev/null || true; fi
   if [ -n "$E2E_PID" ]; then
     kill -TERM "$E2E_PID" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$E2E_PID" 2>/dev/null || break; sleep 0.2; done

@@ -19,9 +19,11 @@ WORK=$(mktemp -d /tmp/soar-lab-engine-test.XXXXXX)
 LOG_TAG=engine-test
 # shellcheck source=../lib/engine.sh
 . test/lib/engine.sh
-export LAB_PROJECT=soar-lab-etest
+# A named lab of its own (project soar-lab-etest, settings in labs/etest.env), on the lab's default slot.
+export LAB=etest LAB_SUBNET=172.30.66.0/24 LAB_EDITOR_PORT=5678 LAB_CONSOLE_PORT=8088
+PROJECT=soar-lab-$LAB
+LAB_ENV_FILE=$ROOT/labs/$LAB.env
 export LAB_COMPOSE_FILES="compose.yaml test/engine/compose.stand-ins.yaml"
-export LAB_ENV_FILE=$WORK/lab.env
 export LAB_HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-180}
 BASE_IMAGE=local/node-min:20
 STAND_IN_IMAGE=soar-lab/stand-in:engine-test
@@ -46,7 +48,6 @@ trap 'exit 130' INT TERM
 
 # --- prerequisites -------------------------------------------------------------------------------
 [ -f dist/app/main.js ] || { echo "engine-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
-ensure_compose_client
 start_engine "${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}" "${LAB_ENGINE_NETNS:-soar-lab-engine}"
 require_buildkit
 
@@ -68,13 +69,13 @@ HEALTHY_SECONDS=$(sed -n 's/^The lab is up (\([0-9]*\) s.*/\1/p' "$WORK/up.log")
 pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
 grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
-API=$(container mock-api)
-WORKER=$(container n8n-worker)
-MAIN=$(container n8n)
-CONSOLE=$(container console)
-PG=$(container postgres)
+API=$(container_of "$PROJECT" mock-api)
+WORKER=$(container_of "$PROJECT" n8n-worker)
+MAIN=$(container_of "$PROJECT" n8n)
+CONSOLE=$(container_of "$PROJECT" console)
+PG=$(container_of "$PROJECT" postgres)
 IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
-INTERNAL_NET=${LAB_PROJECT}_lab-internal
+INTERNAL_NET=${PROJECT}_lab-internal
 API_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$INTERNAL_NET\").IPAddress}}" "$API")
 
 # node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
@@ -84,11 +85,18 @@ fetch_in() { timeout 20 docker exec "$1" node -e "$FETCH" "$2"; }
 # --- the mock API's container as configured --------------------------------------------------------
 log "the mock API's container"
 inspect() { docker inspect -f "$2" "$1"; }
-check "mock API publishes no port" test -z "$(inspect "$API" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
-check "n8n worker publishes no port" test -z "$(inspect "$WORKER" '{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}')"
-check "mock API is on the internal network only" test "$(inspect "$API" '{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}')" = "$INTERNAL_NET "
+# Go templates of docker inspect (their $ are the template's, not the shell's).
+# shellcheck disable=SC2016
+PUBLISHED='{{range $p, $b := .NetworkSettings.Ports}}{{if $b}}{{$p}}{{end}}{{end}}'
+# shellcheck disable=SC2016
+NETWORKS='{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}'
+# shellcheck disable=SC2016
+BINDINGS='{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}'
+check "mock API publishes no port" test -z "$(inspect "$API" "$PUBLISHED")"
+check "n8n worker publishes no port" test -z "$(inspect "$WORKER" "$PUBLISHED")"
+check "mock API is on the internal network only" test "$(inspect "$API" "$NETWORKS")" = "$INTERNAL_NET "
 check "the n8n editor is published on 127.0.0.1 only" test \
-  "$(inspect "$MAIN" '{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}')" = "5678/tcp=127.0.0.1:5678 "
+  "$(inspect "$MAIN" "$BINDINGS")" = "5678/tcp=127.0.0.1:5678 "
 check "the generated secrets file is private (mode 600)" test "$(stat -c %a "$LAB_ENV_FILE")" = 600
 check "the lab network is internal: true" test "$(docker network inspect -f '{{.Internal}}' "$INTERNAL_NET")" = true
 check "read-only root, cap_drop ALL, no-new-privileges, uid 1000 (inspect)" test \
@@ -120,7 +128,7 @@ docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-d
   node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
 OUTSIDE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
 refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
-CONSOLE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${LAB_PROJECT}_editor\").IPAddress}}" "$(container console)")
+CONSOLE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${PROJECT}_editor\").IPAddress}}" "$CONSOLE")
 refute "a container on another network -> console by address" fetch_in "$OUTSIDE_BOX" "http://$CONSOLE_IP:8088/api/session"
 if [ -n "$STARTED_ENGINE" ]; then
   # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
@@ -133,7 +141,7 @@ fi
 log "the lab console"
 CONSOLE_PORT=${LAB_CONSOLE_PORT:-8088}
 check "the console is published on 127.0.0.1 only" test \
-  "$(inspect "$CONSOLE" '{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}')" = "8088/tcp=127.0.0.1:$CONSOLE_PORT "
+  "$(inspect "$CONSOLE" "$BINDINGS")" = "8088/tcp=127.0.0.1:$CONSOLE_PORT "
 check "the console is not on the internal network" bash -c \
   "! docker inspect -f '{{range \$n, \$_ := .NetworkSettings.Networks}}{{\$n}} {{end}}' $CONSOLE | grep -q '$INTERNAL_NET'"
 check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" test \
@@ -167,9 +175,22 @@ check "make reset answers reset: true" bash -c "timeout 30 make -s --no-print-di
 check "make state answers the destination state" bash -c "timeout 30 make -s --no-print-directory state | grep -q '\"cases\"'"
 check "lab.sh api POST /control/case-mode sets the mode" bash -c \
   "bash docker/lab.sh api POST /control/case-mode '{\"mode\":\"fail_next_write\"}' | grep -q '\"case_mode\": *\"fail_next_write\"'"
-# The exact phrase `make acceptance` hands to the runner, run as the runner runs it (sh -c).
-check "acceptance's --api-exec prefix answers an envelope through the container" bash -c \
-  "timeout 30 sh -c \"\$(bash docker/lab.sh exec-prefix) GET /health\" | grep -q '\"status\":200'"
+
+# --- the tools container: what make check, acceptance and solution run in ------------------------------
+log "the tools container (compose run --rm tools)"
+tools_node() {
+  timeout 60 docker compose -p "$PROJECT" --project-directory "$ROOT" -f compose.yaml -f test/engine/compose.stand-ins.yaml \
+    --env-file "$LAB_ENV_FILE" run --rm -T --no-deps tools node -e "$1"
+}
+FETCH_HEALTH='fetch("http://mock-api:8081/health",{signal:AbortSignal.timeout(3000)}).then(r=>process.exit(r.ok?0:1),e=>{console.log(e.cause?.code??e.name);process.exit(1)})'
+SOCKET_HEALTH='require("http").get({socketPath:"/run/mock-api/api.sock",path:"/health",headers:{host:"mock-api"}},r=>{console.log(r.statusCode);process.exit(r.statusCode===200?0:1)}).on("error",e=>{console.log(e.code);process.exit(1)})'
+check "tools -> the mock API through its socket" tools_node "$SOCKET_HEALTH"
+refute "tools -> the mock API by service name" tools_node "$FETCH_HEALTH"
+check "tools -> n8n main by service name" tools_node 'fetch("http://n8n:5678/healthz").then(r=>process.exit(r.ok?0:1),()=>process.exit(1))'
+check "tools: uid 1000, read-only root, no capabilities" tools_node \
+  'const s=require("fs").readFileSync("/proc/self/status","utf8");let w="writable";try{require("fs").writeFileSync("/x","")}catch(e){w=e.code}process.exit(/Uid:\s+1000\s+1000/.test(s)&&/CapEff:\s+0{16}/.test(s)&&w==="EROFS"?0:1)'
+check "make check STAGE=webhook in the lab: nothing listens on the stand-in, said in one line" bash -c \
+  "out=\$(timeout 120 make -s --no-print-directory check STAGE=webhook 2>&1); echo \"\$out\" | tail -n 2; [ \$(grep -c . <<<\"\$out\") -le 2 ] && grep -qi 'nothing listens' <<<\"\$out\""
 
 # --- SIGTERM and down -----------------------------------------------------------------------------------
 log "stop and down"
@@ -180,7 +201,7 @@ STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
 EXIT_MS=$((($(date -d "$(inspect "$API" '{{.State.FinishedAt}}')" +%s%N) - stop_start) / 1000000))
 check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms; the process exited after ${EXIT_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
 check "make down" timeout 120 make -s --no-print-directory down
-check_nothing_left
+check_nothing_left "$PROJECT" "$LAB_ENV_FILE"
 
 echo
 echo "engine test: up->healthy ${HEALTHY_SECONDS:-?} s (make up with the image build: ${UP_SECONDS} s); mock API image $((IMAGE_SIZE / 1000000)) MB" \

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the scripts that prove the lab on a real Docker engine (test/engine/run.sh, test/lab/run.sh):
 # the check counters, the compose client, a private engine when $DOCKER_HOST has none, and the mock API's
 # image from prepared artefacts (no registry can be reached from inside the engine). Source it; it
@@ -42,24 +43,19 @@ summary() { # the plain closing line CI reads; exit status 1 when a check failed
 
 engine_answers() { [ -n "${DOCKER_HOST:-}" ] && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
 
-ensure_compose_client() {
-  docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null 2>&1 && return 0
-  [ "$(id -u)" = 0 ] || { echo "$LOG_TAG: docker-compose missing and not root to install it" >&2; exit 1; }
-  log "installing docker-compose (apt)"
-  { apt-get install -y docker-compose >/dev/null 2>&1 ||
-    { apt-get update >/dev/null && apt-get install -y docker-compose >/dev/null; }; }
-}
-
 # start_engine DIR NETNS: the engine at $DOCKER_HOST when it answers, else a private one in DIR, in its own
-# network namespace NETNS (stopped by stop_engine). Puts the engine's own 20.10 client first on PATH: it
-# is there even without a docker client on the machine, and builds with BuildKit without buildx.
+# network namespace NETNS (stopped by stop_engine): Debian 13's Docker 26.1 with the Compose v2 and buildx
+# plugins, what trainers run. Puts that engine's own client first on PATH, with its plugins.
 start_engine() {
   if engine_answers; then
     log "using the engine at DOCKER_HOST=$DOCKER_HOST"
+    docker compose version >/dev/null 2>&1 || { echo "$LOG_TAG: that engine's client has no Compose v2 plugin" >&2; exit 1; }
     return 0
   fi
-  [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 ||
-    { echo "$LOG_TAG: no engine at DOCKER_HOST, and a private one needs root and ip" >&2; exit 1; }
+  if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null 2>&1; then
+    echo "$LOG_TAG: no engine at DOCKER_HOST, and a private one needs root and ip" >&2
+    exit 1
+  fi
   [ -f "$TOOLS/start.sh" ] || { echo "$LOG_TAG: no engine and no $TOOLS/start.sh" >&2; exit 1; }
   STARTED_ENGINE=$1
   ENGINE_NETNS=$2
@@ -67,9 +63,10 @@ start_engine() {
   LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/stop.sh" >/dev/null 2>&1 || true
   log "starting a private engine ($STARTED_ENGINE, netns $ENGINE_NETNS)"
   local line
-  line=$(LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/start.sh" 3600 | tail -n 1)
+  line=$(LAB_ENGINE_DEBIAN=trixie LAB_ENGINE_DIR=$STARTED_ENGINE LAB_ENGINE_NETNS=$ENGINE_NETNS bash "$TOOLS/start.sh" 7200 | tail -n 1)
   export "${line?}"
-  export PATH=$STARTED_ENGINE/root/usr/bin:$PATH
+  export PATH=$STARTED_ENGINE/root/usr/bin:$PATH DOCKER_CONFIG=$STARTED_ENGINE/docker-config
+  log "engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)"
 }
 
 stop_engine() {
@@ -107,16 +104,17 @@ mock_api_artefacts() {
   export NODE_IMAGE=$base APP_ARTEFACTS=$artefacts
 }
 
-# A service's container, by the labels compose (v1 and v2) puts on it.
-container() {
-  docker ps -q --filter "label=com.docker.compose.project=$LAB_PROJECT" --filter "label=com.docker.compose.service=$1"
+# container_of PROJECT SERVICE: a service's container, by the labels compose puts on it.
+container_of() {
+  docker ps -q --filter "label=com.docker.compose.project=$1" --filter "label=com.docker.compose.service=$2"
 }
 
-# After `make down`: nothing of the project is left, and the generated secrets are gone.
+# check_nothing_left PROJECT ENV_FILE: after `make down`, nothing of the project is left, and its settings
+# file with the generated secrets is gone.
 check_nothing_left() {
-  local label="label=com.docker.compose.project=$LAB_PROJECT"
-  check "down leaves no container" test -z "$(docker ps -aq --filter "$label")"
-  check "down leaves no network" test -z "$(docker network ls -q --filter "$label")"
-  check "down leaves no volume" test -z "$(docker volume ls -q --filter "$label")"
-  check "down removes the generated secrets" test ! -e "$LAB_ENV_FILE"
+  local label="label=com.docker.compose.project=$1"
+  check "down leaves no container ($1)" test -z "$(docker ps -aq --filter "$label")"
+  check "down leaves no network ($1)" test -z "$(docker network ls -q --filter "$label")"
+  check "down leaves no volume ($1)" test -z "$(docker volume ls -q --filter "$label")"
+  check "down removes the settings and secrets (${2#"$ROOT"/})" test ! -e "$2"
 }

@@ -2,8 +2,7 @@
 // used only by the engine test's compose override. Each keeps the real service's port, healthcheck
 // path and lifetime, so that the topology, its networks and its start-up order are exercised as they
 // are; none of them stands in for the mock API, which always runs from the real image.
-//   node stand-in.mjs postgres | redis | n8n-main | n8n-worker | n8n-import | probe PORT
-import { readdirSync, readFileSync } from 'node:fs';
+//   node stand-in.mjs postgres | redis | n8n-main | n8n-worker | probe PORT
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 
@@ -62,17 +61,6 @@ function n8nHttp(extra) {
   onSigterm(server);
 }
 
-function importWorkflows() {
-  const dir = '/lab/workflows';
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  for (const file of files) {
-    const data = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8'));
-    const ids = (Array.isArray(data) ? data : [data]).map((w) => w.id);
-    console.log(`n8n-import stand-in: ${file}: ${ids.join(', ')}`);
-  }
-  console.log(`n8n-import stand-in: ${files.length} workflow file(s) seen`);
-}
-
 function probe(port) {
   const socket = connect({ host: '127.0.0.1', port: Number(port) });
   socket.setTimeout(2000, () => process.exit(1));
@@ -92,9 +80,6 @@ switch (role) {
     break;
   case 'n8n-worker':
     n8nHttp(false);
-    break;
-  case 'n8n-import':
-    importWorkflows();
     break;
   case 'probe':
     probe(arg);

@@ -47,6 +47,7 @@ run() {
   local limit=$1 what=$2 start=$SECONDS
   shift 2
   if declare -F "$1" >/dev/null; then
+    # shellcheck disable=SC2163 # exports the function named by $1, as meant
     export -f "$1"
     set -- bash -c '"$@"' _ "$@"
   fi
@@ -63,7 +64,8 @@ source "$HERE/rootfs.sh"
 # The recipe of one image (<name>/image.sh): TAG, PKGS, STOPSIGNAL and its functions.
 load_recipe() {
   unset -f essential_lines copy_files customize finish_rootfs append_to_tarball changes
-  # shellcheck source=/dev/null
+  # One recipe is followed for the checks; the others have the same variables and functions.
+  # shellcheck source=n8n/image.sh
   source "$HERE/$1/image.sh"
 }
 

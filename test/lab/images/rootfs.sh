@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TEST INFRASTRUCTURE ONLY: builds one look-alike's rootfs tarball; sourced by build.sh after the
 # image's recipe (<image>/image.sh). This file is an input of every tarball's hash.
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TEST INFRASTRUCTURE ONLY: the recipe of the n8nio/n8n:2.41.1 look-alike, sourced by build.sh.
 # Everything in this folder, Node's version and the n8n lockfile are inputs of the rootfs tarball's hash.
 # Node 24 and n8n come from the `make e2e` install cache (N8N_DIR, NODE_BIN: set by build.sh).

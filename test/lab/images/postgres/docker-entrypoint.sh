@@ -109,9 +109,12 @@ pg_sql() {
 
 pg_create_database() {
   local found
+  # POSTGRES_DB is emptied for pg_sql alone; the expansion names the database to create (the official logic).
+  # shellcheck disable=SC2097,SC2098
   found=$(POSTGRES_DB='' pg_sql --dbname postgres --set db="$POSTGRES_DB" --tuples-only \
     <<<"SELECT 1 FROM pg_database WHERE datname = :'db';")
   if [ -z "$found" ]; then
+    # shellcheck disable=SC2097,SC2098 # as above
     POSTGRES_DB='' pg_sql --dbname postgres --set db="$POSTGRES_DB" <<<'CREATE DATABASE :"db";'
   fi
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TEST INFRASTRUCTURE ONLY: the recipe of the postgres:16.4-alpine look-alike, sourced by build.sh.
 # Everything in this folder is an input of the rootfs tarball's hash.
 TAG=postgres:16.4-alpine

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TEST INFRASTRUCTURE ONLY: the recipe of the redis:7.4.1-alpine look-alike, sourced by build.sh.
 # Everything in this folder is an input of the rootfs tarball's hash.
 TAG=redis:7.4.1-alpine

@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# A class: one lab per trainee named in a roster file (one name a line; `#` starts a comment). Each lab is
+# exactly what `make up LAB=<name>` makes; the class commands run the lab commands once per name.
+
+# roster_names FILE: the names, one a line; refuses an invalid or repeated name with its line number.
+roster_names() {
+  local file=$1 line name n=0 seen=" "
+  [ -n "$file" ] || die "ROSTER is needed: make class-up ROSTER=class.txt (one trainee name a line)"
+  [ -f "$file" ] || die "ROSTER=$file: no such file"
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    name=${line%%#*}
+    name=$(echo "$name" | tr -d '[:space:]')
+    [ -n "$name" ] || continue
+    valid_lab_name "$name" ||
+      die "$file line $n: '$name' is not a lab name (lower-case letters, digits and '-', starting with a letter, at most 32)"
+    case "$seen" in *" $name "*) die "$file line $n: '$name' is named twice" ;; esac
+    seen="$seen$name "
+    echo "$name"
+  done <"$file"
+}
+
+class_names() {
+  CLASS=$(roster_names "${ROSTER:-}") || exit 1
+  [ -n "$CLASS" ] || die "ROSTER=$ROSTER names nobody"
+}
+
+# lab_sh NAME COMMAND...: the lab command for one trainee's lab, in its own process (its own settings).
+lab_sh() {
+  local name=$1
+  shift
+  LAB=$name bash "$ROOT/docker/lab.sh" "$@"
+}
+
+lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab-$1" | grep -q .; }
+
+# Adds the missing labs and changes none that run: all are prepared first (names, slots, memory, secrets),
+# then started together, then each is waited for and set up.
+cmd_class_up() {
+  local start=$SECONDS name new=""
+  class_names
+  need_docker
+  for name in $CLASS; do lab_running "$name" || new="$new $name"; done
+  need_memory $(($(running_labs) + $(echo "$new" | wc -w)))
+  if [ -z "$new" ]; then
+    say "every lab of the class runs already; nothing changed"
+  else
+    say "starting$new"
+    for name in $new; do lab_sh "$name" prepare || exit 1; done
+    for name in $new; do LAB_SKIP_BUILD=1 lab_sh "$name" start || exit 1; done
+  fi
+  for name in $CLASS; do LAB_SKIP_BUILD=1 lab_sh "$name" up >/dev/null || die "lab $name did not come up (make logs LAB=$name)"; done
+  cmd_roster
+  say "the class is up ($(echo "$CLASS" | wc -w) labs) after $(since "$start") s"
+}
+
+cmd_class_down() {
+  local name
+  class_names
+  for name in $CLASS; do lab_sh "$name" down || exit 1; done
+}
+
+# The roster a trainer hands out, written to labs/class-roster.txt (private: it holds the logins).
+cmd_roster() {
+  local name file=$LAB_DIR/labs/class-roster.txt
+  class_names
+  mkdir -p "$LAB_DIR/labs"
+  (
+    umask 077
+    for name in $CLASS; do lab_sh "$name" where-short || echo "$name: not running"; done >"$file"
+  )
+  cat "$file"
+  say "the roster is in ${file#"$LAB_DIR"/}"
+}
+
+# One lab's line in the class report's input: whether it is up, its URLs, its last check (or null).
+class_entry() {
+  local name=$1 up=false report=null env=$LAB_DIR/labs/$1.env saved=$ROOT/reports/$1/check-last.json bind editor console
+  if lab_running "$name"; then
+    up=true
+    LAB=$name bash "$ROOT/docker/lab.sh" fetch-report >/dev/null 2>&1 || true
+  fi
+  [ -s "$saved" ] && report=$(cat "$saved")
+  bind=$(sed -n 's/^LAB_BIND=//p' "$env" 2>/dev/null)
+  editor=$(sed -n 's/^LAB_EDITOR_PORT=//p' "$env" 2>/dev/null)
+  console=$(sed -n 's/^LAB_CONSOLE_PORT=//p' "$env" 2>/dev/null)
+  printf '{"name":"%s","up":%s,"editor_url":%s,"console_url":%s,"report":%s}' "$name" "$up" \
+    "$(url_or_null "$bind" "$editor")" "$(url_or_null "$bind" "$console")" "$report"
+}
+url_or_null() { if [ -n "$2" ]; then echo "\"http://${1:-127.0.0.1}:$2\""; else echo null; fi; }
+
+# reports/class.html, class.json and class.csv from every lab's last stage check, rendered by the lab's
+# image in a container with no network.
+cmd_class_report() {
+  local start=$SECONDS name sep="" input format image=soar-lab/mock-api:1.0.0
+  class_names
+  need_docker
+  docker image inspect "$image" >/dev/null 2>&1 || die "the lab's image $image is not on this engine (make class-up first)"
+  mkdir -p "$ROOT/reports"
+  input="{\"generated_at\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\",\"labs\":["
+  for name in $CLASS; do
+    input="$input$sep$(class_entry "$name")"
+    sep=,
+  done
+  input="$input]}"
+  for format in html json csv; do
+    docker run --rm -i --network none --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 \
+      "$image" node dist/app/classroom/report-cli.js --format "$format" <<<"$input" >"$ROOT/reports/class.$format.part" ||
+      die "could not render the class report ($format)"
+    mv "$ROOT/reports/class.$format.part" "$ROOT/reports/class.$format"
+  done
+  say "class report: reports/class.html, reports/class.json, reports/class.csv ($(echo "$CLASS" | wc -w) labs, $(since "$start") s)"
+}

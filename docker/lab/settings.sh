@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# Which lab a command is for (LAB=name, or the single default lab) and its settings: each from the
+# environment, else what `make up` recorded in the lab's settings file, else the default. Also writes that
+# file (settings and lab-only secrets, private, kept until `make down`).
+#
+# A lab's slot s gives its defaults: the /24 network 172.30.(66+s).0, the editor port 5678+s and the
+# console port 8088+s. The default lab is slot 0; a named lab takes the first slot from 1 to
+# LAB_POOL_SIZE that no other lab records and that neither Docker networks, routes nor listening ports
+# hold (docker/lab/preflight.sh).
+
+LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
+# The settings a running lab keeps until `make down` (the order is the settings file's).
+LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS"
+
+valid_lab_name() { [[ $1 =~ $LAB_NAME_PATTERN ]]; }
+
+# Where the settings files live: the checkout (developer setting LAB_DIR: the unit tests' own folder).
+LAB_DIR=${LAB_DIR:-$ROOT}
+
+# Sets LAB, PROJECT (compose project), ENV_FILE, REPORTS (host copies of the reports) and LAB_ARG (the
+# `LAB=...` to repeat in the commands a message suggests); keeps the settings the caller gave (GIVEN_*),
+# apart from the values this script derives and exports later.
+lab_identity() {
+  local name
+  for name in $LAB_SETTINGS; do printf -v "GIVEN_$name" '%s' "${!name:-}"; done
+  LAB=${LAB:-}
+  if [ -z "$LAB" ]; then
+    PROJECT=soar-lab ENV_FILE=$LAB_DIR/.env REPORTS=$ROOT/reports LAB_ARG=""
+    return 0
+  fi
+  valid_lab_name "$LAB" ||
+    die "LAB=$LAB is not a lab name: lower-case letters, digits and '-', starting with a letter, at most 32 (e.g. LAB=alice)"
+  PROJECT=soar-lab-$LAB ENV_FILE=$LAB_DIR/labs/$LAB.env REPORTS=$ROOT/reports/$LAB LAB_ARG=" LAB=$LAB"
+}
+
+env_value() { [ -f "$ENV_FILE" ] && sed -n "s/^$1=//p" "$ENV_FILE" | tail -n 1; }
+
+# setting NAME DEFAULT: what the caller gave wins, then the lab's settings file, then the default.
+setting() {
+  local given=GIVEN_$1 value
+  value=${!given:-}
+  [ -n "$value" ] || value=$(env_value "$1" || true)
+  echo "${value:-$2}"
+}
+
+slot_subnet() { echo "172.30.$((66 + $1)).0/24"; }
+
+valid_port() { in_range "$1" 1 65535; }
+
+# load_settings [SLOT]: reads and checks the settings, derives the addresses, exports what compose.yaml
+# interpolates. SLOT (default 0) only matters for a lab that has no settings file yet.
+load_settings() {
+  local slot=${1:-0} first bits name
+  LAB_MODE=$(setting LAB_MODE exercise)
+  LAB_SUBNET=$(setting LAB_SUBNET "$(slot_subnet "$slot")")
+  LAB_EDITOR_PORT=$(setting LAB_EDITOR_PORT $((5678 + slot)))
+  LAB_CONSOLE_PORT=$(setting LAB_CONSOLE_PORT $((8088 + slot)))
+  LAB_BIND=$(setting LAB_BIND 127.0.0.1)
+  APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS 120)
+  case "$LAB_MODE" in exercise | demo) ;; *) die "LAB_MODE=$LAB_MODE is not a lab mode: exercise (the default: nothing published, the trainee builds) or demo (the reference published)" ;; esac
+  if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
+  for name in LAB_EDITOR_PORT LAB_CONSOLE_PORT; do
+    valid_port "${!name}" || die "$name=${!name} is not a port number (1-65535)"
+  done
+  [ "$LAB_EDITOR_PORT" != "$LAB_CONSOLE_PORT" ] || die "LAB_EDITOR_PORT and LAB_CONSOLE_PORT are both $LAB_EDITOR_PORT"
+  is_ipv4 "$LAB_BIND" || die "LAB_BIND=$LAB_BIND is not an IPv4 address of this machine"
+  [ "$LAB_BIND" != 0.0.0.0 ] ||
+    die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
+  in_range "$APPROVAL_TIMEOUT_SECONDS" 1 3600 ||
+    die "APPROVAL_TIMEOUT_SECONDS=$APPROVAL_TIMEOUT_SECONDS is not a whole number of seconds from 1 to 3600"
+  read -r first _ <<<"$(cidr_range "$LAB_SUBNET")"
+  bits=${LAB_SUBNET#*/}
+  LAB_SUBNET="$(int_to_ip "$first")/$bits"
+  # The /24 in four /26: the lab network (the mock API and the worker), n8n's backend, the editor network.
+  LAB_INTERNAL_SUBNET="$(int_to_ip "$first")/26"
+  LAB_BACKEND_SUBNET="$(int_to_ip $((first + 64)))/26"
+  LAB_EDITOR_SUBNET="$(int_to_ip $((first + 128)))/26"
+  LAB_API_IP=$(int_to_ip $((first + 2)))
+  LAB_WORKER_IP=$(int_to_ip $((first + 10)))
+  EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT
+  CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
+  export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS \
+    LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
+}
+
+# A running lab keeps the settings it was made with.
+same_settings_as_running() {
+  local name recorded
+  for name in $LAB_SETTINGS; do
+    recorded=$(env_value "$name" || true)
+    [ -z "$recorded" ] || [ "$recorded" = "${!name}" ] ||
+      die "$(lab_title) is running with $name=$recorded; to change it: make down$LAB_ARG, then make up$LAB_ARG $name=${!name}"
+  done
+}
+
+lab_title() { if [ -n "$LAB" ]; then echo "lab $LAB"; else echo "the lab"; fi; }
+
+# The settings and lab-only secrets, written once and kept until `make down`. Never a production credential.
+ensure_env_file() {
+  [ -f "$ENV_FILE" ] && return 0
+  mkdir -p "$(dirname "$ENV_FILE")"
+  local name login=trainee
+  [ -z "$LAB" ] || login=$LAB
+  (
+    umask 077
+    {
+      echo "# Written by \`make up$LAB_ARG\` (docker/lab.sh) for this lab only; removed by \`make down$LAB_ARG\`. Never commit it."
+      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP; do
+        echo "$name=${!name}"
+      done
+      echo "N8N_ENCRYPTION_KEY=$(random_hex 32)"
+      echo "POSTGRES_PASSWORD=$(random_hex 24)"
+      echo "N8N_OWNER_EMAIL=$login@soar-lab.test"
+      echo "N8N_OWNER_PASSWORD=Lab-$(random_hex 6)-Aa1"
+      # Published beyond this machine's loopback, the console asks for this first.
+      [ "$LAB_BIND" = 127.0.0.1 ] || echo "CONSOLE_SECRET=$(random_hex 12)"
+    } >"$ENV_FILE"
+  )
+  say "wrote $(lab_title)'s settings and secrets to ${ENV_FILE#"$LAB_DIR"/} (removed by make down$LAB_ARG)"
+}
+
+set_env_value() { # set_env_value NAME VALUE: replace or append, keeping the file private
+  local rest
+  rest=$(grep -v "^$1=" "$ENV_FILE" || true)
+  (umask 077 && printf '%s\n%s=%s\n' "$rest" "$1" "$2" >"$ENV_FILE.new" && mv "$ENV_FILE.new" "$ENV_FILE")
+}
+
+# The settings files of every other lab on this checkout (they hold their slots while they exist).
+other_env_files() {
+  local f
+  for f in "$LAB_DIR/.env" "$LAB_DIR"/labs/*.env; do
+    [ -f "$f" ] && [ "$f" != "$ENV_FILE" ] && echo "$f"
+  done
+  return 0
+}

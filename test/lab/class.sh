@@ -1,0 +1,153 @@
+# shellcheck shell=bash
+# A class on one engine (part of test/lab/run.sh): three labs from a roster with `make class-up`; the
+# reference published on two with `make solution LAB=...`; isolation between labs (network, console,
+# state); a reset and a check in lab a while lab b runs a check; the class report; `make down LAB=a`
+# leaving b running; an offline start from `make bundle`; `make class-down`. Every make command as a
+# trainer types it, without Node.js. Sets the figures CLASS_UP_SECONDS, CLASS_AGAIN_SECONDS,
+# CLASS_PEAK_MIB, REPORT_SECONDS, BUNDLE_MB, MATRIX_SECONDS.
+
+ROSTER_FILE=$WORK/class.txt
+
+class_up() {
+  log "make class-up: three labs side by side"
+  printf '# the class\na\nb   # a comment\n\nc\n' >"$ROSTER_FILE"
+  local started=$SECONDS out rc=0
+  printf 'a\nA!\n' >"$WORK/bad-roster.txt"
+  out=$(make_lab class-up ROSTER="$WORK/bad-roster.txt" 2>&1) || rc=$?
+  check "a roster with an invalid name is refused in one line, before anything starts ($(head -c 80 <<<"$out"))" \
+    test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'line 2' <<<"$out")" -a ! -e labs/a.env
+  rc=0
+  out=$(make_lab class-up ROSTER="$ROSTER_FILE" LAB_MEMORY_PER_LAB_MB=100000000 2>&1) || rc=$?
+  check "too little memory for three labs: refused in one line ($(head -c 100 <<<"$out"))" \
+    test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o '3 lab(s) need' <<<"$out")" -a ! -e labs/a.env
+  if ! make_lab class-up ROSTER="$ROSTER_FILE" >"$WORK/class-up.log" 2>&1; then
+    cat "$WORK/class-up.log"
+    fail "make class-up brings three labs up"
+    summary
+  fi
+  CLASS_UP_SECONDS=$((SECONDS - started))
+  pass "make class-up brings three labs up from cold (${CLASS_UP_SECONDS} s)"
+  sed 's/^/        /' "$WORK/class-up.log" | tail -n 5
+  check "each lab has its own slot: subnets 172.30.67-69.0/24, editor 5679-5681, console 8089-8091" test \
+    "$(for n in a b c; do printf '%s %s %s;' "$(env_of "labs/$n.env" LAB_SUBNET)" "$(env_of "labs/$n.env" LAB_EDITOR_PORT)" "$(env_of "labs/$n.env" LAB_CONSOLE_PORT)"; done)" \
+    = "172.30.67.0/24 5679 8089;172.30.68.0/24 5680 8090;172.30.69.0/24 5681 8091;"
+  check "each lab has its own secrets and login" test "$(for n in a b c; do env_of "labs/$n.env" N8N_OWNER_PASSWORD; done | sort -u | wc -l)" = 3
+  check "the roster lists each trainee's editor, console, login and ssh -L line" grep -q \
+    '^b  editor http://127.0.0.1:5680  console http://127.0.0.1:8090  login b@soar-lab.test  password Lab-.*ssh -N -L 5680:127.0.0.1:5680 -L 8090:127.0.0.1:8090' labs/class-roster.txt
+  check "the roster file is private (mode 600)" test "$(stat -c %a labs/class-roster.txt)" = 600
+  local before
+  before=$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)
+  started=$SECONDS
+  check "make class-up on the running class changes nothing" make_lab class-up ROSTER="$ROSTER_FILE"
+  CLASS_AGAIN_SECONDS=$((SECONDS - started))
+  check "... lab b's containers were not recreated" test "$before" = \
+    "$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)"
+  check "make up LAB=b is the same lab: already up" same_lab_b
+}
+
+same_lab_b() { make_lab up LAB=b | grep -q 'already up'; }
+console_state() { in_ns curl -s "http://127.0.0.1:$1/api/state"; }
+solution_then_check() { make_lab solution LAB="$1" >/dev/null && make_lab check LAB="$1" STAGE="$2" >/dev/null; }
+
+# ip_on PROJECT SERVICE NETWORK: a container's address on one of its project's networks.
+ip_on() { docker inspect -f "{{(index .NetworkSettings.Networks \"$1_$3\").IPAddress}}" "$(container_of "$1" "$2")"; }
+
+class_isolation() {
+  log "isolation between labs"
+  local a_worker a_console b_api b_main b_pg b_console
+  a_worker=$(container_of soar-lab-a n8n-worker)
+  a_console=$(container_of soar-lab-a console)
+  b_api=$(ip_on soar-lab-b mock-api lab-internal)
+  b_main=$(ip_on soar-lab-b n8n n8n-backend)
+  b_pg=$(ip_on soar-lab-b postgres n8n-backend)
+  b_console=$(ip_on soar-lab-b console editor)
+  check "control: lab b's worker reaches its own mock API at $b_api" fetch_in "$(container_of soar-lab-b n8n-worker)" "http://$b_api:8081/health"
+  refute "lab a's worker -> lab b's mock API ($b_api)" fetch_in "$a_worker" "http://$b_api:8081/health"
+  refute "lab a's worker -> lab b's n8n ($b_main:5678)" fetch_in "$a_worker" "http://$b_main:5678/healthz"
+  refute "lab a's worker -> lab b's Postgres ($b_pg:5432)" fetch_in "$a_worker" "http://$b_pg:5432/"
+  refute "lab a's console -> lab b's console ($b_console:8088)" fetch_in "$a_console" "http://$b_console:8088/api/session"
+  make_lab solution LAB=b >/dev/null
+  in_ns bash -c 'LAB=b bash docker/lab.sh api POST /notify "{\"channel\":\"email\",\"recipient\":\"x\",\"message\":\"only-in-lab-b\"}"' >/dev/null
+  check "control: lab b's console shows lab b's own notification" grep -q only-in-lab-b <<<"$(console_state 8090)"
+  refute "lab a's console does not show it (GET http://127.0.0.1:8089/api/state)" grep -q only-in-lab-b <<<"$(console_state 8089)"
+}
+
+# Event ids lab a's check sent (its report) that appear in lab b's state.
+lab_b_holds_events_of_a() {
+  local ids
+  ids=$(grep -o '"evt-[a-z0-9-]*"' reports/a/check-last.json | sort -u)
+  [ -n "$ids" ] || { echo "no event id in lab a's report"; return 0; }
+  in_ns bash -c 'LAB=b bash docker/lab.sh state' | grep -oFf <(echo "$ids") | head -n 3
+}
+
+# The journal of lab c, as one line per request (it must not move while a and b work).
+journal_of() { in_ns bash -c "LAB=$1 bash docker/lab.sh state" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).journal.map(e=>e.at+" "+e.method+" "+e.path).join("\n")))'; }
+
+class_side_by_side() {
+  log "lab a resets and checks while lab b runs a check; lab c is left alone"
+  local c_before b_pid b_rc=0 a_rc=0 started
+  c_before=$(journal_of c)
+  make_lab solution LAB=a >/dev/null
+  (while :; do lab_memory soar-lab-a >>"$WORK/class-stats"; echo >>"$WORK/class-stats"; sleep 3; done) &
+  STATS_PID=$!
+  make_lab check LAB=b STAGE=decide >"$WORK/check-b.log" 2>&1 &
+  b_pid=$!
+  started=$SECONDS
+  make_lab acceptance LAB=a >"$WORK/acceptance-a.log" 2>&1 || a_rc=$?
+  MATRIX_SECONDS=$((SECONDS - started))
+  make_lab reset LAB=a >/dev/null 2>&1 || a_rc=$?
+  make_lab check LAB=a STAGE=validate >"$WORK/check-a.log" 2>&1 || a_rc=$?
+  wait "$b_pid" || b_rc=$?
+  kill "$STATS_PID" 2>/dev/null
+  wait "$STATS_PID" 2>/dev/null || true
+  STATS_PID=""
+  CLASS_PEAK_MIB=$(sort -n "$WORK/class-stats" | tail -n 1)
+  tail -n 3 "$WORK/acceptance-a.log" | sed 's/^/        /'
+  check "make acceptance LAB=a passes 8 of 8 on lab a's reference (${MATRIX_SECONDS} s)" json_get reports/a/acceptance-lab.json \
+    'r.counts.pass === 8 && r.counts.fail === 0 || process.exit(1)'
+  check "make reset LAB=a and make check LAB=a STAGE=validate pass (exit $a_rc)" test "$a_rc" = 0
+  check "make check LAB=b STAGE=decide, at the same time, passes untouched by lab a (exit $b_rc)" test "$b_rc" = 0
+  check "lab b's journal holds none of lab a's check's requests" test -z "$(lab_b_holds_events_of_a)"
+  check "lab c's journal did not move" test "$c_before" = "$(journal_of c)"
+}
+
+class_report() {
+  log "make class-report"
+  local started=$SECONDS
+  make_lab down LAB=c >/dev/null
+  printf 'a\nb\nc\nd\n' >"$WORK/report-roster.txt"
+  check "make class-report (a and b checked, c down, d never started)" make_lab class-report ROSTER="$WORK/report-roster.txt"
+  REPORT_SECONDS=$((SECONDS - started))
+  check "reports/class.json: a and b up with their stages, c down, d never checked" json_get reports/class.json \
+    'JSON.stringify(r.labs.map((l) => [l.name, l.up, l.checked_at !== null])) === JSON.stringify([["a",true,true],["b",true,true],["c",false,false],["d",false,false]]) || process.exit(1)'
+  check "reports/class.html and class.csv are written" test -s reports/class.html -a -s reports/class.csv
+  check "class.csv has a row per trainee and stage" test "$(grep -c '^b,' reports/class.csv)" -ge 5
+}
+
+class_down_one() {
+  log "make down LAB=a leaves lab b running"
+  local before
+  before=$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)
+  check "make down LAB=a" make_lab down LAB=a
+  check_nothing_left soar-lab-a "$ROOT/labs/a.env"
+  check "lab b runs on, its containers untouched" test "$before" = \
+    "$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)"
+}
+
+class_bundle() {
+  log "offline: make bundle, the images removed, make up LAB_BUNDLE=..."
+  local bundle=$WORK/soar-lab-images.tar.gz image
+  check "make bundle LAB_BUNDLE=..." make_lab bundle LAB_BUNDLE="$bundle"
+  BUNDLE_MB=$(($(stat -c %s "$bundle" 2>/dev/null || echo 0) / 1000000))
+  check "make class-down removes the class" make_lab class-down ROSTER="$ROSTER_FILE"
+  check_nothing_left soar-lab-b "$ROOT/labs/b.env"
+  for image in soar-lab/mock-api:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine redis:7.4.1-alpine; do
+    docker rmi -f "$image" >/dev/null 2>&1 || true
+  done
+  check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"
+  check "make up LAB=offline LAB_BUNDLE=... loads the images and starts (no registry, no build)" \
+    make_lab up LAB=offline LAB_BUNDLE="$bundle"
+  check "make solution LAB=offline, then make check LAB=offline STAGE=validate passes" solution_then_check offline validate
+  check "make down LAB=offline" make_lab down LAB=offline
+  check_nothing_left soar-lab-offline "$ROOT/labs/offline.env"
+}

@@ -1,0 +1,209 @@
+# shellcheck shell=bash
+# The exercise as a trainee does it, on the real lab (part of test/lab/run.sh): `make up` gives an exercise
+# with nothing published; the scripted trainee (test/lab/trainee.ts) builds a workflow in three steps
+# through n8n's REST API with the lab's login, and after each `make check` passes that stage and fails the
+# next with its hint; then the hardening, who reaches whom, `make reset` and `make down`. Every make
+# command runs as a trainer types it, without Node.js. Sets the figures UP_SECONDS, STEP_SECONDS, IDLE_MIB.
+
+EDITOR=http://127.0.0.1:5678
+ENV_FILE=$ROOT/.env
+WEBHOOK=$EDITOR/webhook/suspicious-login
+
+# trainee STEP: the scripted trainee builds up to STEP (validate, enrich, all) and publishes.
+trainee() {
+  TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
+    in_ns timeout 120 npx tsx test/lab/trainee.ts --n8n "$EDITOR" --upto "$1"
+}
+
+# check_stage STAGE: `make check STAGE=...` without Node.js; output in $WORK/check-STAGE.log, exit code out.
+check_stage() {
+  local started=$SECONDS rc=0
+  make_lab check STAGE="$1" >"$WORK/check-$1.log" 2>&1 || rc=$?
+  STEP_SECONDS="${STEP_SECONDS:+$STEP_SECONDS, }$1 $((SECONDS - started)) s"
+  return "$rc"
+}
+passes_stage() { check_stage "$1" || { tail -n 15 "$WORK/check-$1.log"; return 1; }; }
+# fails_with_hint STAGE: exit 1, that stage failed, and a hint line under it.
+fails_with_hint() {
+  local rc=0
+  check_stage "$1" || rc=$?
+  if [ "$rc" != 1 ] || ! grep -Eq "^FAIL +$1 " "$WORK/check-$1.log" || ! grep -Eq '^ +hint: ' "$WORK/check-$1.log"; then
+    echo "exit $rc"
+    tail -n 8 "$WORK/check-$1.log"
+    return 1
+  fi
+}
+first_hint() { grep -m 1 -E '^ +hint: ' "$WORK/check-$1.log" | sed -E 's/^ +hint: //' | cut -c1-100; }
+
+exercise_up() {
+  log "make up: an exercise lab, as a trainer starts it"
+  local started=$SECONDS line
+  if ! make_lab up >"$WORK/up.log" 2>&1; then
+    cat "$WORK/up.log"
+    fail "make up brings the real lab up ready"
+    summary
+  fi
+  UP_SECONDS=$((SECONDS - started))
+  pass "make up brings the real lab up ready, without Node.js (${UP_SECONDS} s)"
+  sed 's/^/        /' "$WORK/up.log" | grep -v '^        *$' | tail -n 16
+  for line in 'mode:        exercise: nothing is published' "n8n editor:  $EDITOR   login trainee@soar-lab.test   password Lab-" \
+    "webhook:     POST $WEBHOOK" 'console:     http://127.0.0.1:8088' 'approval:    a run waits up to 20 s' \
+    'check:       make check STAGE=webhook' 'reset:       make reset' 'reference:   make solution' 'remove:      make down'; do
+    check "make up prints: ${line:0:60}" grep -qF "$line" "$WORK/up.log"
+  done
+  check "... and how long it took" grep -Eq '^Up: the lab, [0-9]+ s from make up to ready\.$' "$WORK/up.log"
+  check "the settings file records the mode" test "$(env_of "$ENV_FILE" LAB_MODE)" = exercise
+
+  local before out rc=0
+  started() { docker ps -q --filter label=com.docker.compose.project=soar-lab | xargs docker inspect -f '{{.Name}} {{.State.StartedAt}}' | sort; }
+  before=$(started)
+  out=$(make_lab up 2>&1) || rc=$?
+  check "make up again: exit 0, says the lab is already up" test "$rc" = 0 -a -n "$(grep -o 'already up' <<<"$out")"
+  check "... no container was recreated or restarted" test "$before" = "$(started)"
+  rc=0
+  out=$(make_lab up LAB_MODE=demo 2>&1) || rc=$?
+  check "make up LAB_MODE=demo on the running exercise lab is refused in one line ($(head -c 90 <<<"$out"))" \
+    test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'is running with LAB_MODE=exercise' <<<"$out")"
+}
+
+exercise_build() {
+  log "the exercise, as a trainee does it: nothing published, then three steps"
+  local out rc=0 workflows
+  workflows=$(in_ns curl -s "$EDITOR/api/v1/workflows" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)")
+  check "a fresh exercise lab has no workflow in the editor" grep -q '"data":\[\]' <<<"$workflows"
+  check "... and the webhook path answers 404" test "$(http_code POST "$WEBHOOK" '{}')" = 404
+  check_stage webhook && rc=0 || rc=$?
+  out=$(cat "$WORK/check-webhook.log")
+  check "make check STAGE=webhook says, in one line, that nothing listens (exit $rc: ${out:0:110})" \
+    test "$rc" = 2 -a "$(grep -c . <<<"$out")" -le 2 -a -n "$(grep -oi 'nothing listens' <<<"$out")"
+
+  check "trainee step 1: Webhook and Validate, published through n8n's REST API with the lab's login" trainee validate
+  check "make check STAGE=validate passes" passes_stage validate
+  check "make check STAGE=enrich fails Enrich with a hint ($(first_hint enrich))" fails_with_hint enrich
+  check "trainee step 2: up to Enrich, published" trainee enrich
+  check "make check STAGE=enrich passes" passes_stage enrich
+  check "make check STAGE=case-lookup fails Case lookup with a hint ($(first_hint case-lookup))" fails_with_hint case-lookup
+  check "trainee step 3: the whole workflow and the rollback, published" trainee all
+  check "make check STAGE=all passes every stage" passes_stage all
+  check "... the seven fields judged from n8n's execution data with the lab's API key" \
+    grep -Eq '^PASS +webhook .*all seven mapped fields appear in the execution data' "$WORK/check-all.log"
+  check "the report is copied to reports/check-last.json on the host" json_get reports/check-last.json 'r.passed === true || process.exit(1)'
+  check "the console's last-check panel has it (GET /api/state: check.passed)" console_has_passed_check
+
+  rc=0
+  out=$(make_lab solution 2>&1) || rc=$?
+  check "make solution while the trainee's workflow holds the path: refused in one line ($(head -c 100 <<<"$out"))" \
+    test "$rc" != 0 -a "$(grep -c . <<<"$out")" -le 2
+}
+
+exercise_isolation() {
+  log "hardening in effect inside every container (every process, read from /proc)"
+  local spec api worker main console api_ip outside_ip
+  for spec in mock-api:1000 console:1000 n8n:1000 n8n-worker:1000 postgres:70 redis:999; do
+    check "${spec%%:*}: every process uid ${spec#*:}, no capabilities, NoNewPrivs, read-only root" \
+      hardening_of "$(container_of soar-lab "${spec%%:*}")" "${spec#*:}"
+  done
+  docker network create "$OUTSIDE_NET" >/dev/null
+  docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" "$BASE_IMAGE" \
+    node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
+  outside_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
+  refute "control: a container run without the hardening fails the same check" hardening_of "$OUTSIDE_BOX" 1000
+
+  log "reachability and egress"
+  api=$(container_of soar-lab mock-api)
+  worker=$(container_of soar-lab n8n-worker)
+  main=$(container_of soar-lab n8n)
+  console=$(container_of soar-lab console)
+  api_ip=$(docker inspect -f '{{(index .NetworkSettings.Networks "soar-lab_lab-internal").IPAddress}}' "$api")
+  check "the mock API has the lab network's .2 ($api_ip)" test "$api_ip" = 172.30.66.2
+  check "worker -> mock API by service name (http://mock-api:8081/health)" fetch_in "$worker" http://mock-api:8081/health
+  refute "n8n main (not on the lab network) -> mock API by name" fetch_in "$main" http://mock-api:8081/health
+  refute "n8n main -> mock API by address $api_ip" fetch_in "$main" "http://$api_ip:8081/health"
+  refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$api_ip:8081/health"
+  refute "the console -> mock API by service name" fetch_in "$console" http://mock-api:8081/health
+  refute "the console -> mock API by address $api_ip" fetch_in "$console" "http://$api_ip:8081/health"
+  check "the console shows the mock API's state through the socket, on 127.0.0.1:8088" \
+    in_ns node -e "$FETCH" http://127.0.0.1:8088/api/state
+  if [ -n "$ENGINE_NETNS" ]; then
+    refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_ns node -e "$FETCH" "http://$api_ip:8081/health"
+  fi
+  check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$outside_ip:8080/"
+  refute "mock API -> outside server (no egress)" fetch_in "$api" "http://$outside_ip:8080/"
+  refute "worker -> outside server (no egress)" fetch_in "$worker" "http://$outside_ip:8080/"
+  docker rm -f "$OUTSIDE_BOX" >/dev/null
+  docker network rm "$OUTSIDE_NET" >/dev/null
+  IDLE_MIB=$(lab_memory soar-lab)
+}
+
+console_has_passed_check() { in_ns curl -s http://127.0.0.1:8088/api/state | grep -q '"passed":true'; }
+# Registered for POST: n8n answers a GET with "not registered for GET" (a probe that starts no run).
+webhook_listens() { in_ns curl -s "$WEBHOOK" | grep -q 'not registered for GET'; }
+health_ok() { make_lab health | grep -q '"case_mode": *"healthy"'; }
+
+# A positive alert, which waits for approval; its resume URL once the approval request is in the state.
+alert() { http_code POST "$WEBHOOK" "{\"event_id\":\"$1\",\"event_type\":\"suspicious_login\",\"user\":\"lab-admin\",\"source_ip\":\"203.0.113.66\",\"failed_attempts\":7,\"successful_login\":true,\"confidence\":92,\"environment\":\"training\"}"; }
+state_json() { make_lab state; }
+resume_url_of() { # resume_url_of EVENT_ID: waits (60 s at most) for its approval request, prints its URL
+  local url
+  for _ in $(seq 60); do
+    url=$(state_json | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const n=JSON.parse(s).notifications.find(n=>n.event_id===process.argv[1]&&/\/webhook-waiting\//.test(JSON.stringify(n)));if(n)console.log(JSON.stringify(n).match(/https?:[^"]*\/webhook-waiting\/[^"]*/)[0])})' "$1")
+    [ -n "$url" ] && { echo "$url"; return 0; }
+    sleep 1
+  done
+  return 1
+}
+decide() { # decide URL DECISION: POSTs the decision, retrying n8n's 409 "running already"; prints the status
+  local code
+  for _ in $(seq 20); do
+    code=$(http_code POST "$1" "{\"decision\":\"$2\",\"approver\":\"lab-test\"}")
+    [ "$code" = 409 ] || break
+    sleep 0.5
+  done
+  echo "$code"
+}
+# Requests in the journal other than the reset itself: what reached the mock API since.
+journal_since_reset() {
+  state_json | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const j=JSON.parse(s).journal.filter(e=>!(e.method==="POST"&&e.path==="/reset"));console.log(j.map(e=>e.method+" "+e.path+" "+e.status).join("; "))})'
+}
+
+exercise_reset() {
+  log "make reset: no run started before it reaches the mock API afterwards; the workflows stay"
+  local control_url control_code control_journal run_url reset_started rc=0 late_code deadline stale
+  # The control: a plain API reset leaves the waiting run alive; when it resumes, it writes into the new
+  # exercise. This is what `make reset` must prevent, and what the check below would see if it did not.
+  alert reset-control-1 >/dev/null
+  control_url=$(resume_url_of reset-control-1 || true)
+  in_ns bash docker/lab.sh api POST /reset '{}' >/dev/null
+  control_code=$(decide "$control_url" reject)
+  for _ in $(seq 30); do [ -n "$(journal_since_reset)" ] && break; sleep 1; done
+  control_journal=$(journal_since_reset)
+  check "control: after a plain API reset, a waiting run still reaches the mock API (resume $control_code: ${control_journal:0:80})" \
+    test -n "$control_journal"
+  alert reset-run-1 >/dev/null
+  run_url=$(resume_url_of reset-run-1 || true)
+  reset_started=$SECONDS
+  make_lab reset >"$WORK/reset.log" 2>&1 || rc=$?
+  check "make reset stops the waiting run and resets ($(head -n 1 "$WORK/reset.log"))" \
+    test "$rc" = 0 -a -n "$(grep -o 'stopped [1-9][0-9]* unfinished' "$WORK/reset.log")"
+  late_code=$(decide "$run_url" approve)
+  check "a decision sent after make reset is not taken (answered $late_code)" test "${late_code:0:1}" != 2
+  check "make reset keeps the trainee's workflow: the webhook still listens" webhook_listens
+  # Past its time limit, plus n8n's one-minute check of due waits: nothing from it in the journal.
+  deadline=$((reset_started + APPROVAL_TIMEOUT_SECONDS + 70))
+  while [ $SECONDS -lt $deadline ]; do
+    [ -n "$(journal_since_reset)" ] && break
+    sleep 5
+  done
+  stale=$(journal_since_reset)
+  check "past its time limit (+70 s), nothing from the stopped run in the journal${stale:+ ($stale)}" test -z "$stale"
+  check "make health: case_mode healthy, through the container" health_ok
+}
+
+exercise_down() {
+  log "make down"
+  local started=$SECONDS
+  check "make down" make_lab down
+  DOWN_SECONDS=$((SECONDS - started))
+  check_nothing_left soar-lab "$ENV_FILE"
+  check "make down keeps the reports on the host" test -s reports/check-last.json
+}

@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# Helpers of the real-lab test (test/lab/run.sh): running the trainer's commands as a trainer types them,
+# in the engine's network namespace and without Node.js; reading a lab's containers; the hardening check.
+#   needs: ROOT, WORK, ENGINE_NETNS (empty: the engine at $DOCKER_HOST), test/lib/engine.sh sourced
+
+# In the engine's namespace when it is ours (its published ports live there), else as it is.
+in_ns() {
+  if [ -n "$ENGINE_NETNS" ]; then nsenter --net="/var/run/netns/$ENGINE_NETNS" "$@"; else "$@"; fi
+}
+
+# without_node COMMAND...: COMMAND in a mount namespace where node, npm and npx are not executable (each
+# covered by /dev/null), as on a trainer's host that has Docker, Compose and make only.
+without_node() {
+  # shellcheck disable=SC2016 # the inner script expands its own variables
+  unshare --mount --propagation private bash -c '
+    for tool in node npm npx; do
+      for path in $(type -P -a "$tool" 2>/dev/null); do mount --bind /dev/null "$path"; done
+    done
+    exec "$@"' without-node "$@"
+}
+
+# make_lab TARGET [VAR=VALUE...]: `make TARGET ...` as a trainer runs it (no Node.js), bounded in time.
+make_lab() { in_ns without_node timeout "${LAB_STEP_TIMEOUT:-900}" make -s --no-print-directory "$@"; }
+
+# node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
+FETCH='const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'
+fetch_in() { timeout 20 docker exec "$1" node -e "$FETCH" "$2"; }
+
+# The status code of an HTTP request from the engine's namespace: http_code METHOD URL [JSON].
+http_code() {
+  in_ns curl -s -o /dev/null -w '%{http_code}' -X "$1" "$2" -H 'content-type: application/json' ${3:+-d "$3"}
+}
+
+# hardening_of CONTAINER UID: every process runs as UID (real, effective, saved, fs), with no capability
+# (effective, permitted, bounding), NoNewPrivs, and a read-only root mount. A process that exits between
+# `docker top` and the read of its /proc files (n8n's worker starts short-lived ones) is passed over,
+# only when its /proc entry is gone; at least one process must have been read.
+hardening_of() {
+  local pid status mounts uids caps nnp root bad="" seen=0
+  [ -n "$1" ] || { echo "no container"; return 1; }
+  for pid in $(docker top "$1" -eo pid | tail -n +2); do
+    if ! status=$(cat "/proc/$pid/status" 2>/dev/null) || ! mounts=$(cat "/proc/$pid/mountinfo" 2>/dev/null); then
+      if [ -e "/proc/$pid" ]; then bad="$bad pid $pid unreadable;"; fi
+      continue
+    fi
+    seen=$((seen + 1))
+    uids=$(awk '/^Uid:/ {print $2, $3, $4, $5}' <<<"$status")
+    caps=$(awk '/^Cap(Eff|Prm|Bnd):/ {printf "%s ", $2}' <<<"$status")
+    nnp=$(awk '/^NoNewPrivs:/ {print $2}' <<<"$status")
+    root=$(awk '$5 == "/" {split($6, o, ","); print o[1]; exit}' <<<"$mounts")
+    [ "$uids" = "$2 $2 $2 $2" ] || bad="$bad pid $pid uids $uids;"
+    [ "$caps" = "0000000000000000 0000000000000000 0000000000000000 " ] || bad="$bad pid $pid caps $caps;"
+    [ "$nnp" = 1 ] || bad="$bad pid $pid NoNewPrivs $nnp;"
+    [ "$root" = ro ] || bad="$bad pid $pid root $root;"
+  done
+  [ "$seen" -gt 0 ] || bad="$bad no process read;"
+  [ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+# Total MiB of a project's containers now (docker stats).
+lab_memory() {
+  # shellcheck disable=SC2046 # one container id a word
+  docker stats --no-stream --format '{{.MemUsage}}' $(docker ps -q --filter "label=com.docker.compose.project=$1") |
+    awk '{v = $1; u = v; gsub(/[0-9.]/, "", u); sub(/[A-Za-z]+$/, "", v);
+      f = (u == "GiB") ? 1024 : (u == "MiB") ? 1 : (u == "KiB") ? 1 / 1024 : 1 / 1048576; t += v * f}
+      END {printf "%d", t}'
+}
+
+# A lab's setting or secret from its settings file: env_of ENV_FILE NAME.
+env_of() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
+
+# A JSON value read with the engine namespace's node (the test's own tool, not the trainer's):
+# json_get FILE EXPRESSION, EXPRESSION over `r`, e.g. 'r.counts.pass'.
+json_get() { node -e "const r=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8'));console.log($2)" "$1"; }
