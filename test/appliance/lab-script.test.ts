@@ -279,6 +279,49 @@ exit 0
   });
 });
 
+describe('docker/lab.sh class-up reads the roster first, one line per refusal', () => {
+  it.each([
+    [
+      '# trainees\nalice\n\nbob  # a comment\nAlice\n',
+      /^lab: .*roster\.txt line 5: 'Alice' is not a lab name/,
+    ],
+    ['alice\nbob\nalice\n', /^lab: .*roster\.txt line 3: 'alice' is named twice/],
+    ['# nobody yet\n\n', /^lab: ROSTER=.* names nobody/],
+  ])('refuses %j', async (roster, reason) => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-sh-roster-'));
+    writeFileSync(join(dir, 'roster.txt'), roster);
+    try {
+      const r = await run(bash, [script, 'class-up'], {
+        env: { PATH: bin, HOME: dir, LAB_DIR: dir, ROSTER: join(dir, 'roster.txt') },
+      }).catch((err: unknown) => Failure.parse(err));
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(reason);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('control: a valid roster gets past the roster to the engine (none here: Docker is needed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-sh-roster-'));
+    writeFileSync(join(dir, 'roster.txt'), '# trainees\nalice\nbob # second\n');
+    try {
+      const r = await run(bash, [script, 'class-up'], {
+        env: { PATH: bin, HOME: dir, LAB_DIR: dir, ROSTER: join(dir, 'roster.txt') },
+      }).catch((err: unknown) => Failure.parse(err));
+      expect(r.stderr.trim()).toMatch(/^lab: Docker is needed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses make class-up without ROSTER', async () => {
+    const r = await run(bash, [script, 'class-up'], { env: { PATH: bin, HOME: bin, LAB_DIR: bin } }).catch(
+      (err: unknown) => Failure.parse(err),
+    );
+    expect(r.stderr.trim()).toMatch(/^lab: ROSTER is needed: make class-up ROSTER=class\.txt/);
+  });
+});
+
 describe('make help', () => {
   it('lists every target of the Makefile', async () => {
     const makefile = readFileSync(new URL('Makefile', repoRoot), 'utf8');

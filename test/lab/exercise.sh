@@ -90,6 +90,12 @@ exercise_build() {
   check "the report is copied to reports/check-last.json on the host" json_get reports/check-last.json 'r.passed === true || process.exit(1)'
   check "the console's last-check panel has it (GET /api/state: check.passed)" console_has_passed_check
 
+  guide_commands >"$WORK/guide-commands"
+  check "the trainee guide has commands to run ($(grep -c . "$WORK/guide-commands"))" test -s "$WORK/guide-commands"
+  while IFS= read -r command; do
+    check "the trainee guide's command runs as written: ${command:0:70}" guide_command_runs "$command"
+  done <"$WORK/guide-commands"
+
   rc=0
   out=$(make_lab solution 2>&1) || rc=$?
   check "make solution while the trainee's workflow holds the path: refused in one line ($(head -c 100 <<<"$out"))" \
@@ -135,6 +141,17 @@ exercise_isolation() {
   IDLE_MIB=$(lab_memory soar-lab)
 }
 
+# The trainee guide's shell blocks (```sh; examples are ```text), one command a line, continuations joined.
+guide_commands() {
+  awk '/^```sh$/ {on = 1; next} /^```$/ {on = 0} on' docs/trainee-guide.md | sed -e ':a' -e '/\\$/N; s/\\\n//; ta'
+}
+# guide_command_runs COMMAND: as a trainee types it on the lab's machine (no Node.js): exit 0, and no
+# answer of n8n's that nothing listens.
+guide_command_runs() {
+  local out
+  out=$(in_ns without_node timeout 600 bash -c "$1" 2>&1) || { tail -n 5 <<<"$out"; return 1; }
+  ! grep -q 'is not registered' <<<"$out" || { echo "$out"; return 1; }
+}
 console_has_passed_check() { in_ns curl -s http://127.0.0.1:8088/api/state | grep -q '"passed":true'; }
 # Registered for POST: n8n answers a GET with "not registered for GET" (a probe that starts no run).
 webhook_listens() { in_ns curl -s "$WEBHOOK" | grep -q 'not registered for GET'; }
