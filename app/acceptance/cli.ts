@@ -51,7 +51,8 @@ async function check(argv: readonly string[], env: Record<string, string | undef
   }
   try {
     const report = await runCheck(options, output);
-    return report.passed ? 0 : 1;
+    // Nothing listens on a webhook path: a setup problem, said in one line.
+    return report.stopped !== null ? 2 : report.passed ? 0 : 1;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`check: ${error instanceof CheckSetupError ? '' : 'error: '}${message}\n`);

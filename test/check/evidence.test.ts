@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dig, mentions, resumeUrlIn, saysInText, someKey } from '../../app/acceptance/check/evidence.js';
+import { dig, mentions, saysInText, someKey } from '../../app/acceptance/check/evidence.js';
 import { fillTemplate } from '../../app/acceptance/check/mapping.js';
+import { resumeUrlIn } from '../../app/lab/approval-request.js';
 
 describe('an approval request is any notification carrying the resume URL', () => {
   const url = 'http://n8n:5678/webhook-waiting/417?signature=9f2c';

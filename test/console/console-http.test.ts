@@ -12,8 +12,8 @@ import { createApp, defaultDeps } from '../../app/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/console/mock-api.js';
 import { resumeTarget } from '../../app/console/resume.js';
+import { mockApiClient } from '../../app/lab/mock-api.js';
 
 interface Recorder {
   url: string;
@@ -57,7 +57,7 @@ beforeAll(async () => {
   mockUrl = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
   n8n = await recorder();
   elsewhere = await recorder();
-  const api = mockApiClient({ url: mockUrl });
+  const api = mockApiClient({ kind: 'http', url: mockUrl });
   feed = new StateFeed({ api, pollMs: 60_000, checkReport: null });
   app = createConsoleApp({
     feed,
@@ -304,7 +304,11 @@ describe('the poller', () => {
     api.server.on('request', (_req, res) => {
       if (etagSupport) res.setHeader('etag', '"v1"');
     });
-    const feed = new StateFeed({ api: mockApiClient({ url: api.url }), pollMs: 60_000, checkReport: null });
+    const feed = new StateFeed({
+      api: mockApiClient({ kind: 'http', url: api.url }),
+      pollMs: 60_000,
+      checkReport: null,
+    });
     const versions: number[] = [];
     feed.subscribe((v) => versions.push(v.version));
     await feed.refresh();

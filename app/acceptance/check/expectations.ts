@@ -4,8 +4,10 @@
  * notifications, blocklist, history, journal) and, for the Webhook stage only, n8n's execution data.
  * The stimuli that exercise them are in scenarios.ts.
  */
+
+import { resumeUrlIn } from '../../lab/approval-request.js';
 import type { JournalEntry, State } from '../api-schemas.js';
-import { dig, mentions, resumeUrlIn, someKey } from './evidence.js';
+import { dig, mentions, someKey } from './evidence.js';
 import type { Mapping } from './mapping.js';
 import type { ExpectationStatus, StageName } from './report-schema.js';
 

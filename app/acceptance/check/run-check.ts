@@ -6,6 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { resumeUrlIn } from '../../lab/approval-request.js';
+import type { MockApiClient } from '../../lab/mock-api.js';
+import { webhookUrl } from '../../lab/webhook-path.js';
+import { LAB_ADDRESS, LAB_USER } from '../../workflow/scenario.js';
 import { HealthSchema, type State } from '../api-schemas.js';
 import type { LocalMockApi } from '../mock-api-server.js';
 import { type Output, openMockApi } from '../run-acceptance.js';
@@ -18,8 +22,6 @@ import {
   waitUntilSettled,
 } from '../runner.js';
 import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
-import type { ApiTransport } from '../transport.js';
-import { resumeUrlIn } from './evidence.js';
 import { fillTemplate, loadMapping, type Mapping } from './mapping.js';
 import { findExecutionFields } from './n8n-executions.js';
 import type { CheckOptions } from './options.js';
@@ -30,14 +32,13 @@ import {
   STAGE_NAMES,
   type StageName,
   type StageResult,
+  type Stopped,
 } from './report-schema.js';
 import {
   type Evidence,
   type ExecutionFinding,
   type Facts,
   firstRunFinished,
-  LAB_ADDRESS,
-  LAB_USER,
   MAPPED_FIELDS,
   type Marks,
   type Outcome,
@@ -77,6 +78,30 @@ export class CheckSetupError extends Error {
   override name = 'CheckSetupError';
 }
 
+/**
+ * n8n answers 404 on a path no published workflow listens on, and for about a second after a publish:
+ * a 404 is retried this long before the check stops and says nothing listens.
+ */
+export const NOT_LISTENING_RETRY_MS = 3_000;
+
+/** Nothing listens on a webhook path: the check stops with one line (exit 2), not a list of failures. */
+export class NotListening extends Error {
+  override name = 'NotListening';
+  constructor(readonly stopped: Stopped) {
+    super(stopped.message);
+  }
+}
+
+/** The one line: what is wrong, and the three ways to fix it. */
+export function notListeningMessage(kind: 'alert' | 'rollback', path: string): string {
+  const flag = kind === 'alert' ? '--webhook-path' : '--rollback-path';
+  return (
+    `nothing listens on POST /webhook/${path} (n8n answered 404): publish your ${kind} workflow, its Webhook ` +
+    `node set to HTTP method POST and path ${path} (the production URL /webhook/${path}, not the editor's ` +
+    `test URL /webhook-test/${path}), or name your path with ARGS="${flag} <your path>"`
+  );
+}
+
 export async function runCheck(
   options: CheckOptions,
   output: Output,
@@ -86,9 +111,11 @@ export async function runCheck(
   const mapping = await loadMapping(options.mappingPath);
   let localApi: LocalMockApi | undefined;
   let target: Target | undefined;
+  let client: MockApiClient | undefined;
   try {
     const opened = await openMockApi(options.api);
     const { api, mockApiUrl } = opened;
+    client = api;
     localApi = opened.localApi;
     if (options.target === 'reference') {
       if (mockApiUrl === undefined)
@@ -129,10 +156,16 @@ export async function runCheck(
       ...(hooks.onEvidence ? { onEvidence: hooks.onEvidence } : {}),
     });
     const results: ExpectationResult[] = [];
+    let stopped: Stopped | null = null;
     for (const scenario of scenarios) {
       const began = performance.now();
       try {
         results.push(...(await driver.run(scenario)));
+      } catch (error) {
+        if (!(error instanceof NotListening)) throw error;
+        stopped = error.stopped;
+        results.push(stoppedResult(scenario, stopped));
+        break;
       } finally {
         await target.afterCase?.();
       }
@@ -140,7 +173,9 @@ export async function runCheck(
     }
 
     const ordered = stages.flatMap((stage) => results.filter((r) => r.stage === stage));
-    const stageResults = stages.map((stage) => summarize(stage, ordered));
+    // A stopped check reports the stages it reached; the rest were never judged.
+    const judged = stopped === null ? stages : stages.filter((s) => ordered.some((r) => r.stage === s));
+    const stageResults = judged.map((stage) => summarize(stage, ordered));
     const finishedAt = new Date();
     const report = CheckReportSchema.parse({
       kind: 'stage-check',
@@ -151,24 +186,30 @@ export async function runCheck(
       started_at: startedAt.toISOString(),
       finished_at: finishedAt.toISOString(),
       seconds: Math.round(finishedAt.getTime() - startedAt.getTime()) / 1000,
-      passed: stageResults.every((s) => s.status === 'pass'),
+      passed: stopped === null && stageResults.every((s) => s.status === 'pass'),
       stages: stageResults,
       results: ordered,
       notes,
+      stopped,
     });
-    output.out(formatResults(report));
     await mkdir(dirname(options.reportPath), { recursive: true });
     await writeFile(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    if (stopped !== null) {
+      output.err(`check: ${stopped.message}`);
+      return report;
+    }
+    output.out(formatResults(report));
     output.out(`results: ${options.reportPath}`);
     return report;
   } finally {
+    client?.close();
     await target?.close();
     await localApi?.close();
   }
 }
 
 /** The lab user's identity, read before the first reset, to recognise it in a case later. */
-async function labIdentity(api: ApiTransport): Promise<Record<string, unknown> | null> {
+async function labIdentity(api: MockApiClient): Promise<Record<string, unknown> | null> {
   try {
     const answer = await api.request('GET', `/identity/${LAB_USER}`);
     return answer.status === 200 &&
@@ -187,7 +228,7 @@ async function labIdentity(api: ApiTransport): Promise<Record<string, unknown> |
 interface DriverContext {
   options: CheckOptions;
   target: Target;
-  api: ApiTransport;
+  api: MockApiClient;
   timing: Timing;
   mapping: Mapping;
   identity: Record<string, unknown> | null;
@@ -197,9 +238,6 @@ interface DriverContext {
 
 /** Sends a scenario's stimuli, answers approvals as the scenario says, and judges when the journal is quiet. */
 class Driver {
-  /** After one webhook POST came back 404 past its retries, later ones are not retried again. */
-  #webhookDead = false;
-
   constructor(readonly ctx: DriverContext) {}
 
   async run(scenario: Scenario): Promise<ExpectationResult[]> {
@@ -381,17 +419,45 @@ class Driver {
     }
   }
 
+  /** POSTs to a webhook; throws NotListening when it still answers 404 after the short retry. */
   async send(path: string, payload: unknown): Promise<{ status: number | null; error: string | null }> {
-    const url = `${this.ctx.target.workflowUrl.replace(/\/+$/, '')}/webhook/${path}`;
-    const timing = this.#webhookDead ? { ...this.ctx.timing, phaseTimeoutMs: 0 } : this.ctx.timing;
+    const url = webhookUrl(this.ctx.target.workflowUrl, path);
+    const timing = {
+      ...this.ctx.timing,
+      phaseTimeoutMs: Math.min(this.ctx.timing.phaseTimeoutMs, NOT_LISTENING_RETRY_MS),
+    };
+    let status: number;
     try {
-      const status = await postTrigger(url, payload, timing, this.ctx.note);
-      if (status === 404 && path === this.ctx.options.webhookPath) this.#webhookDead = true;
-      return { status, error: null };
+      status = await postTrigger(url, payload, timing, this.ctx.note);
     } catch (error) {
       return { status: null, error: error instanceof Error ? error.message : String(error) };
     }
+    if (status === 404) {
+      const kind = path === this.ctx.options.rollbackPath ? 'rollback' : 'alert';
+      throw new NotListening({
+        stage: kind === 'alert' ? 'webhook' : 'rollback',
+        path,
+        message: notListeningMessage(kind, path),
+      });
+    }
+    return { status, error: null };
   }
+}
+
+/** The one result a stopped check records: the webhook (or rollback) line, failed with the one line. */
+function stoppedResult(scenario: Scenario, stopped: Stopped): ExpectationResult {
+  return {
+    stage: stopped.stage,
+    stimulus: scenario.stimulus,
+    expectation:
+      stopped.stage === 'webhook'
+        ? webhookAccepts.text
+        : `a workflow listens on POST /webhook/${stopped.path}`,
+    status: 'fail',
+    hint: stopped.message,
+    detail: 'answered 404',
+    at: new Date().toISOString(),
+  };
 }
 
 function isOk(status: number | null): boolean {
