@@ -70,6 +70,9 @@ export function guard(options: GuardOptions): MiddlewareHandler {
       login ? LOGIN_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
     );
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+    // Under no-referrer a browser sends `Origin: null` with the form's POST, which the origin rule
+    // refuses; same-origin still tells no other site where the console is.
+    if (login) c.res.headers.set('referrer-policy', 'same-origin');
   };
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {

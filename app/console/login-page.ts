@@ -31,7 +31,7 @@ export const LOGIN_CSS = `body.login { margin: 0; min-height: 100vh; display: gr
 .login-card h1 { font-size: 20px; margin: 0 0 8px; }
 .login-card p { color: #65738a; margin: 0 0 16px; }
 .login-card label { display: block; font-weight: 600; margin-bottom: 6px; }
-.login-card input { width: 100%; font: inherit; padding: 8px 10px; border: 1px solid #c5cedc; border-radius: 6px; }
+.login-card input { box-sizing: border-box; width: 100%; font: inherit; padding: 8px 10px; border: 1px solid #c5cedc; border-radius: 6px; }
 .login-card button { margin-top: 14px; width: 100%; font: inherit; padding: 8px; border: 0; border-radius: 6px;
   background: #2457c5; color: #fff; cursor: pointer; }
 .login-error { color: #b4232c !important; font-weight: 600; margin: 14px 0 0 !important; }

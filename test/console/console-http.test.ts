@@ -210,6 +210,34 @@ describe('approvals go to the lab workflow platform only (never an open proxy)',
     ]);
   });
 
+  it("approves a trainee's own request: no approval channel, the URL as $execution.resumeUrl inside the message", async () => {
+    const resumeUrl = `${PUBLIC}/webhook-waiting/731?signature=${sig}`;
+    await mockApiClient({ kind: 'http', url: mockUrl }).request('POST', '/notify', {
+      channel: 'slack',
+      event_id: 'evt-own-1',
+      message: `Block 203.0.113.66? Approve or reject here: ${resumeUrl}.`,
+    });
+    await feed.refresh();
+    const shown = feed.view.approvals.find((a) => a.event_id === 'evt-own-1');
+    expect(shown).toMatchObject({ resume_url: resumeUrl, status: 'pending', subject: 'Approval requested' });
+    const before = n8n.hits.length;
+    const res = await post('/api/approve', {
+      resume_url: shown?.resume_url,
+      decision: 'approve',
+      approver: 'ann',
+    });
+    expect(await res.json()).toMatchObject({ ok: true, status: 200 });
+    expect(n8n.hits.slice(before)).toEqual([
+      {
+        method: 'POST',
+        url: `/webhook-waiting/731?signature=${sig}`,
+        body: '{"decision":"approve","approver":"ann"}',
+      },
+    ]);
+    await feed.refresh();
+    expect(feed.view.approvals.find((a) => a.event_id === 'evt-own-1')?.status).toBe('answered');
+  });
+
   it('refuses every other URL without sending anything anywhere', async () => {
     const other = new URL(elsewhere.url);
     const refused = [

@@ -131,6 +131,8 @@ describe('with CONSOLE_SECRET set', () => {
     expect(form.status).toBe(200);
     expect(form.body).toContain('<form method="post" action="/login">');
     expect(form.headers['content-security-policy']).toContain("form-action 'self'");
+    // no-referrer would make a browser send `Origin: null` with the form, which the origin rule refuses.
+    expect(form.headers['referrer-policy']).toBe('same-origin');
     expect((await raw(secured.consoleUrl, 'GET', '/login.css')).status).toBe(200);
   });
 
