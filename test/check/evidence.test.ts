@@ -12,6 +12,13 @@ describe('an approval request is any notification carrying the resume URL', () =
     expect(resumeUrlIn({ text: `Approve here: ${url} (10 min).` })).toBe(url);
   });
 
+  it("takes n8n's $execution.resumeUrl as it is, without the sentence's closing punctuation", () => {
+    const signed = 'http://127.0.0.1:5678/webhook-waiting/88?signature=4e1d';
+    expect(resumeUrlIn({ message: `Approve: ${signed}.` })).toBe(signed);
+    expect(resumeUrlIn({ message: `(approve at ${signed})` })).toBe(signed);
+    expect(resumeUrlIn({ message: `${signed}, within 2 minutes` })).toBe(signed);
+  });
+
   it('is not fooled by a trigger URL or a bare path', () => {
     expect(resumeUrlIn({ url: 'http://n8n:5678/webhook/suspicious-login' })).toBeUndefined();
     expect(resumeUrlIn({ path: '/webhook-waiting/417' })).toBeUndefined();
