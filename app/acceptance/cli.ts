@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
 /**
  * Entry of the acceptance runner and of the stage checker (`check`): argv in, exit code out (0 all passed,
  * 1 a case or stage failed, 2 usage or setup).
  */
-import { CheckSetupError, runCheck } from './check/run-check.js';
+import { CheckSetupError } from './check/driver.js';
+import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
+import { runCheck } from './check/run-check.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { runAcceptance } from './run-acceptance.js';
 
