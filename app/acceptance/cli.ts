@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
 /**
  * Entry of the acceptance runner and of the stage checker (`check`): argv in, exit code out (0 all passed,
  * 1 a case or stage failed, 2 usage or setup).
  */
-import { CheckSetupError, runCheck } from './check/run-check.js';
+import { CheckSetupError } from './check/driver.js';
+import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
+import { runCheck } from './check/run-check.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { runAcceptance } from './run-acceptance.js';
 
@@ -51,7 +52,8 @@ async function check(argv: readonly string[], env: Record<string, string | undef
   }
   try {
     const report = await runCheck(options, output);
-    return report.passed ? 0 : 1;
+    // Nothing listens on a webhook path: a setup problem, said in one line.
+    return report.stopped !== null ? 2 : report.passed ? 0 : 1;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`check: ${error instanceof CheckSetupError ? '' : 'error: '}${message}\n`);

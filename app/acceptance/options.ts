@@ -1,6 +1,7 @@
 /** The runner's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
+import type { MockApiAddress } from '../lab/mock-api.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
@@ -10,6 +11,7 @@ import { CASE_NAMES, type CaseName } from './verdict.js';
 
 export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|n8n [options]
   --api URL                     mock API base URL (reference without it: an in-process mock API)
+  --api-socket PATH             reach the mock API over its Unix socket (n8n target only)
   --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
   --n8n URL                     n8n base URL (default http://127.0.0.1:5678)
   --resume-origin URL           replace the origin of the resume URLs n8n announces
@@ -19,13 +21,16 @@ export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|
                                 n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
   --verbose                     print the reference workflow's node trace on stderr`;
 
+/** How the mock API is reached; `local`: the runner serves one itself (reference target only). */
+export type ApiOption = MockApiAddress | { kind: 'local' };
+
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
 export interface RunnerCliOptions {
   target: TargetName;
-  api: { kind: 'http'; url: string } | { kind: 'exec'; prefix: string } | { kind: 'local' };
+  api: ApiOption;
   n8nUrl: string;
   resumeOrigin: string | undefined;
   reportPath: string;
@@ -41,6 +46,7 @@ const CaseNameSchema = z.enum(CASE_NAMES);
 export const TARGET_FIELDS = {
   target: z.enum(['reference', 'n8n'], { error: '--target must be reference or n8n' }),
   api: HttpUrlSchema.optional(),
+  'api-socket': z.string().startsWith('/', 'must be an absolute path').optional(),
   'api-exec': z.string().trim().min(1).optional(),
   n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
   'resume-origin': HttpUrlSchema.optional(),
@@ -50,6 +56,7 @@ export const TARGET_FIELDS = {
 export const TARGET_FLAGS = {
   target: { type: 'string' },
   api: { type: 'string' },
+  'api-socket': { type: 'string' },
   'api-exec': { type: 'string' },
   n8n: { type: 'string' },
   'resume-origin': { type: 'string' },
@@ -95,23 +102,23 @@ export function parseFlags<S extends z.ZodType>(
 
 type TargetRaw = z.output<z.ZodObject<typeof TARGET_FIELDS>>;
 
-/** How the mock API is reached, with the rules both commands share: one of --api, --api-exec. */
-export function apiOf(raw: TargetRaw): RunnerCliOptions['api'] {
-  if (raw.api !== undefined && raw['api-exec'] !== undefined)
-    throw new UsageError('give --api or --api-exec, not both');
-  const api: RunnerCliOptions['api'] =
-    raw.api !== undefined
-      ? { kind: 'http', url: raw.api }
-      : raw['api-exec'] !== undefined
-        ? { kind: 'exec', prefix: raw['api-exec'] }
-        : { kind: 'local' };
+/** How the mock API is reached, with the rules both commands share: one of --api, --api-socket, --api-exec. */
+export function apiOf(raw: TargetRaw): ApiOption {
+  const given: MockApiAddress[] = [];
+  if (raw.api !== undefined) given.push({ kind: 'http', url: raw.api });
+  if (raw['api-socket'] !== undefined) given.push({ kind: 'socket', path: raw['api-socket'] });
+  if (raw['api-exec'] !== undefined) given.push({ kind: 'exec', prefix: raw['api-exec'] });
+  if (given.length > 1) throw new UsageError('give one of --api, --api-socket, --api-exec');
+  const api: ApiOption = given[0] ?? { kind: 'local' };
   // The reference workflow calls the mock API itself, over HTTP, as n8n's HTTP nodes do.
-  if (raw.target === 'reference' && api.kind === 'exec')
+  if (raw.target === 'reference' && (api.kind === 'exec' || api.kind === 'socket'))
     throw new UsageError(
-      '--target reference needs --api URL (or neither, for an in-process mock API), not --api-exec',
+      `--target reference needs --api URL (or none, for an in-process mock API), not --api-${api.kind}`,
     );
   if (raw.target === 'n8n' && api.kind === 'local')
-    throw new UsageError('--target n8n needs --api URL or --api-exec: the mock API that the workflow calls');
+    throw new UsageError(
+      '--target n8n needs --api URL, --api-socket PATH or --api-exec: the mock API that the workflow calls',
+    );
   return api;
 }
 

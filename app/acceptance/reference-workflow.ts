@@ -17,6 +17,8 @@
  *
  * or, on the reference target, `startReferenceTarget({ ..., variant: { response: above80 } })`.
  */
+
+import type { ApiAnswer, ApiCaller } from '../lab/mock-api.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
   HEALTH_POLL_INTERVAL_SECONDS,
@@ -56,7 +58,6 @@ import {
   verifiedBlockOutcome,
   withRecordRetry,
 } from '../workflow/decisions.js';
-import type { ApiResponse, ApiTransport } from './transport.js';
 
 /** What the approver's POST to the resume URL produced, as the Wait node of n8n would see it. */
 export type ApprovalOutcome =
@@ -73,7 +74,7 @@ export interface ApprovalWait {
 
 /** Everything a run may use besides the mock API; the workflow host provides it. */
 export interface RunContext {
-  readonly api: ApiTransport;
+  readonly api: ApiCaller;
   openApprovalWait(timeoutMs: number): ApprovalWait;
   readonly settings: WorkflowSettings;
   readonly signal: AbortSignal;
@@ -367,7 +368,7 @@ async function notify(ctx: RunContext, notification: Json): Promise<void> {
   if (answer.status < 200 || answer.status >= 300) throw unexpected(answer, 'POST /notify');
 }
 
-function unexpected(answer: ApiResponse, what: string): RunFailed {
+function unexpected(answer: ApiAnswer, what: string): RunFailed {
   return new RunFailed(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
 

@@ -2,12 +2,13 @@
  * One acceptance run: set up the transport and the target, run the matrix, print the table, write the
  * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
  */
+
+import { type MockApiClient, mockApiClient } from '../lab/mock-api.js';
 import { type LocalMockApi, startLocalMockApi } from './mock-api-server.js';
-import type { RunnerCliOptions } from './options.js';
+import type { ApiOption, RunnerCliOptions } from './options.js';
 import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';
 import { runMatrix } from './runner.js';
 import { n8nTarget, startReferenceTarget, type Target } from './targets.js';
-import { type ApiTransport, ExecTransport, HttpTransport } from './transport.js';
 
 export interface Output {
   out(line: string): void;
@@ -19,23 +20,24 @@ export interface Output {
  * caller), one at a URL, or one reached through a command. mockApiUrl is set when it is reached over HTTP.
  */
 export async function openMockApi(
-  spec: RunnerCliOptions['api'],
-): Promise<{ api: ApiTransport; mockApiUrl?: string; localApi?: LocalMockApi }> {
+  spec: ApiOption,
+): Promise<{ api: MockApiClient; mockApiUrl?: string; localApi?: LocalMockApi }> {
   if (spec.kind === 'local') {
     const localApi = await startLocalMockApi();
-    return { api: new HttpTransport(localApi.url), mockApiUrl: localApi.url, localApi };
+    return { api: mockApiClient({ kind: 'http', url: localApi.url }), mockApiUrl: localApi.url, localApi };
   }
-  if (spec.kind === 'http') return { api: new HttpTransport(spec.url), mockApiUrl: spec.url };
-  return { api: new ExecTransport(spec.prefix) };
+  return { api: mockApiClient(spec), ...(spec.kind === 'http' ? { mockApiUrl: spec.url } : {}) };
 }
 
 export async function runAcceptance(options: RunnerCliOptions, output: Output): Promise<AcceptanceReport> {
   const startedAt = new Date();
   let localApi: LocalMockApi | undefined;
   let target: Target | undefined;
+  let client: MockApiClient | undefined;
   try {
     const opened = await openMockApi(options.api);
     const { api, mockApiUrl } = opened;
+    client = api;
     localApi = opened.localApi;
 
     if (options.target === 'reference') {
@@ -81,6 +83,7 @@ export async function runAcceptance(options: RunnerCliOptions, output: Output): 
     );
     return report;
   } finally {
+    client?.close();
     await target?.close();
     await localApi?.close();
   }

@@ -5,14 +5,11 @@
  * URL found in the approval notification.
  */
 import { randomUUID } from 'node:crypto';
-import { LAB_ADDRESS } from '../workflow/constants.js';
+import { resumeUrlIn } from '../lab/approval-request.js';
+import type { MockApiClient } from '../lab/mock-api.js';
+import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { HealthSchema, type State, StateSchema } from './api-schemas.js';
-import type { ApiTransport } from './transport.js';
 import { type CaseFacts, type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
-
-export const LAB_USER = 'lab-admin';
-export { LAB_ADDRESS };
-export const APPROVER = 'acceptance-approver';
 
 export interface Timing {
   /** Between two GET /state polls. */
@@ -26,7 +23,7 @@ export interface Timing {
 }
 
 export interface RunnerOptions {
-  api: ApiTransport;
+  api: MockApiClient;
   /** Where the triggers live: `<workflowUrl>/webhook/suspicious-login` etc. */
   workflowUrl: string;
   /** The target's approval time limit; the runner only waits for it, the target enforces it. */
@@ -138,19 +135,6 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
   }
 }
 
-export function alertPayload(facts: CaseFacts, script: Pick<CaseScript, 'confidence' | 'omitSourceIp'>) {
-  return {
-    event_id: facts.eventId,
-    event_type: 'suspicious_login',
-    user: facts.user,
-    ...(script.omitSourceIp ? {} : { source_ip: facts.sourceIp }),
-    failed_attempts: 7,
-    successful_login: true,
-    confidence: script.confidence,
-    environment: 'training',
-  };
-}
-
 /** One case in progress: its requests, the approvals it has answered, what it noted on the way. */
 class CaseRun {
   readonly notes: string[] = [];
@@ -230,15 +214,11 @@ class CaseRun {
   async answerApprovals(state: State): Promise<void> {
     if (this.script.approver === 'silent') return;
     for (const request of state.notifications) {
-      if (request.channel !== 'approval' || request.event_id !== this.facts.eventId) continue;
-      const key = request.id ?? request.resume_url ?? '';
-      if (this.#answered.has(key)) continue;
-      this.#answered.add(key);
-      if (request.resume_url === undefined) {
-        this.note('an approval request without resume_url');
-        continue;
-      }
-      await this.resume(request.resume_url, {
+      if (request.event_id !== this.facts.eventId) continue;
+      const resumeUrl = resumeUrlIn(request);
+      if (resumeUrl === undefined || this.#answered.has(resumeUrl)) continue;
+      this.#answered.add(resumeUrl);
+      await this.resume(resumeUrl, {
         decision: this.script.approver === 'approve' ? 'approve' : 'reject',
         approver: this.facts.approver,
       });
@@ -316,7 +296,7 @@ export async function postResume(
 }
 
 /** GET /state, parsed; null (with a note) when it did not answer a state. */
-export async function readState(api: ApiTransport, note: (message: string) => void): Promise<State | null> {
+export async function readState(api: MockApiClient, note: (message: string) => void): Promise<State | null> {
   try {
     const answer = await api.request('GET', '/state');
     const parsed = StateSchema.safeParse(answer.body);

@@ -3,10 +3,12 @@
  * the acceptance runner drives both targets through the same code path: webhook POST, approval request
  * in the mock API's notifications, POST to its signed resume URL.
  */
+
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { mockApiClient } from '../lab/mock-api.js';
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../workflow/constants.js';
 import {
   type ApprovalOutcome,
@@ -22,7 +24,6 @@ import {
   StopRun,
   type WorkflowSettings,
 } from './reference-workflow.js';
-import { HttpTransport } from './transport.js';
 
 export interface WorkflowHostOptions {
   /** The mock API's base URL (n8n: the MOCK_API_URL setting). */
@@ -116,8 +117,9 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
     };
     runs.push(run);
     const controller = new AbortController();
+    const api = mockApiClient({ kind: 'http', url: options.mockApiUrl }, { signal: controller.signal });
     const ctx: RunContext = {
-      api: new HttpTransport(options.mockApiUrl, controller.signal),
+      api,
       openApprovalWait: (timeoutMs) => {
         const wait = openApprovalWait(timeoutMs);
         controller.signal.addEventListener('abort', () => wait.cancel(), { once: true });
@@ -143,6 +145,7 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
       },
     );
     const settled = done.then(() => {
+      api.close();
       run.finishedAt = new Date().toISOString();
       inFlight.delete(run.id);
       log(`[${workflow} ${run.id.slice(0, 8)}] ${run.status}${run.error ? `: ${run.error}` : ''}`);

@@ -311,5 +311,14 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .checks .verdict-pass b { color: var(--ok); } .checks .verdict-fail b { color: var(--bad); }
 .checks .verdict-unjudged b { color: var(--muted); } .checks li.hint { font-size: 12.5px; padding-left: 1em; }
 .foot { padding: 0 24px 20px; color: var(--muted); font-size: 12px; }
+a.pill.link { color: #fff; text-decoration: none; background: rgba(255,255,255,.18); }
+a.pill.link:hover { background: rgba(255,255,255,.3); }
+.fields-page p { max-width: 80ch; }
+.fields-page .index { columns: 3 16em; padding-left: 1.2em; margin: 8px 0 0; }
+.fields-page .op h2 { display: flex; gap: 10px; align-items: baseline; }
+.method { font: 600 12px/1 ui-monospace, Menlo, Consolas, monospace; padding: 4px 8px; border-radius: 4px; color: #fff; background: var(--accent); }
+.method.post { background: var(--ok); } .method.delete { background: var(--bad); }
+table.fields td:first-child { white-space: nowrap; font-weight: 600; }
+table.fields, table.answers { margin-bottom: 6px; }
 @media (max-width: 900px) { .grid { grid-template-columns: 1fr; } }
 `;

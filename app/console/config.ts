@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { WebhookPathSchema } from '../lab/webhook-path.js';
+import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 
 const port = z.coerce.number().int('must be a whole number').min(0).max(65535);
 const httpUrl = z
@@ -32,6 +34,15 @@ export const ConsoleConfigSchema = z.object({
   /** The stage checker's last report, shown when the file exists. */
   checkReport: z.string().min(1).default('reports/check-last.json'),
   pollMs: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** The alert webhook's path the test-alert buttons post to: the same one the stage checker uses. */
+  alertWebhookPath: WebhookPathSchema.default(RESPONSE_WEBHOOK_PATH),
+  /**
+   * The lab's own secret. When set, every page, file, API and event stream needs a session that a login
+   * with it opened (the console is published beyond loopback). Unset: loopback only, no login.
+   */
+  secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
+  /** The mock API's address as the workflow reaches it: the `servers` entry of the served OpenAPI document. */
+  workflowApiUrl: httpUrl.optional(),
 });
 export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
 
@@ -46,6 +57,9 @@ export const CONSOLE_ENV = {
   allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
   checkReport: 'CHECK_REPORT',
   pollMs: 'CONSOLE_POLL_MS',
+  alertWebhookPath: 'ALERT_WEBHOOK_PATH',
+  secret: 'CONSOLE_SECRET',
+  workflowApiUrl: 'MOCK_API_WORKFLOW_URL',
 } as const satisfies Record<keyof ConsoleConfig, string>;
 
 /** Environment over defaults; throws one line naming the variable on a bad value. */
@@ -60,5 +74,7 @@ export function loadConsoleConfig(env: Readonly<Record<string, string | undefine
   const issue = parsed.error.issues[0];
   const key = String(issue?.path[0] ?? '');
   const name = Object.hasOwn(CONSOLE_ENV, key) ? CONSOLE_ENV[key as keyof ConsoleConfig] : 'configuration';
-  throw new Error(`invalid ${name} ${JSON.stringify(raw[key] ?? '')}: ${issue?.message ?? 'invalid'}`);
+  // A secret is never echoed, not even a wrong one.
+  const shown = key === 'secret' ? '(not shown)' : JSON.stringify(raw[key] ?? '');
+  throw new Error(`invalid ${name} ${shown}: ${issue?.message ?? 'invalid'}`);
 }

@@ -1,11 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { MockApiClient } from '../lab/mock-api.js';
 import type { Health } from '../schemas/health.js';
 import type { State } from '../schemas/state.js';
-import type { MockApi } from './mock-api.js';
 import { approvalsOf, type ConsoleView, type Decision } from './view.js';
 
 export interface FeedOptions {
-  api: MockApi;
+  api: MockApiClient;
   pollMs: number;
   checkReport: string | null;
   realNow?: () => number;
@@ -90,13 +90,15 @@ export class StateFeed {
     try {
       // A block expires by the clock alone; a server whose ETag follows writes only would answer 304.
       const conditional = this.#etag !== undefined && !this.#blockDue();
-      const res = await this.#opts.api.call('GET', '/state', undefined, conditional ? this.#etag : undefined);
+      const res = await this.#opts.api.request('GET', '/state', undefined, {
+        ifNoneMatch: conditional ? this.#etag : undefined,
+      });
       if (res.status === 200) {
-        const state = JSON.parse(res.body) as State;
+        const state = JSON.parse(res.text) as State;
         this.#etag = res.etag;
         const offset = Date.parse(state.now) - this.#now();
         // Only a clock move (a jump of a second or more against real time) counts, not its ticking.
-        const fingerprint = `${Math.round(offset / 1000)}|${withoutNow(res.body, state.now)}`;
+        const fingerprint = `${Math.round(offset / 1000)}|${withoutNow(res.text, state.now)}`;
         if (fingerprint !== this.#fingerprint || next.error !== null) {
           this.#fingerprint = fingerprint;
           next.state = state;
@@ -133,8 +135,8 @@ export class StateFeed {
 
   async #health(): Promise<Health | null> {
     try {
-      const res = await this.#opts.api.call('GET', '/health');
-      return res.status === 200 ? (JSON.parse(res.body) as Health) : null;
+      const res = await this.#opts.api.request('GET', '/health');
+      return res.status === 200 ? (JSON.parse(res.text) as Health) : null;
     } catch {
       return null;
     }

@@ -2,11 +2,12 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
+import { mockApiClient } from '../lab/mock-api.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
 import { loadConsoleConfig } from './config.js';
 import { StateFeed } from './feed.js';
-import { mockApiClient } from './mock-api.js';
+import { Sessions } from './session.js';
 
 function main(): void {
   let config: ReturnType<typeof loadConsoleConfig>;
@@ -17,7 +18,10 @@ function main(): void {
     process.exit(2);
   }
   const api = mockApiClient(
-    config.mockApiSocket ? { socketPath: config.mockApiSocket } : { url: config.mockApiUrl },
+    config.mockApiSocket
+      ? { kind: 'socket', path: config.mockApiSocket }
+      : { kind: 'http', url: config.mockApiUrl },
+    { timeoutMs: 5000 },
   );
   const apiKey = config.n8nApiKey;
   const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
@@ -31,10 +35,16 @@ function main(): void {
       ? {}
       : { stopRuns: () => stopUnfinishedRuns({ n8nUrl: config.n8nUrl, apiKey }) }),
     token: randomBytes(24).toString('base64url'),
+    sessions: config.secret === undefined ? undefined : new Sessions(config.secret),
+    alertWebhookPath: config.alertWebhookPath,
+    workflowApiUrl: config.workflowApiUrl ?? (config.mockApiSocket ? undefined : config.mockApiUrl),
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-    process.stdout.write(`console listening on http://${host}:${info.port} (mock API: ${api.describe})\n`);
+    const login = config.secret === undefined ? '' : '; the lab secret is asked for';
+    process.stdout.write(
+      `console listening on http://${host}:${info.port} (mock API: ${api.describe}; test alerts to /webhook/${config.alertWebhookPath}${login})\n`,
+    );
     feed.start();
   });
   server.on('error', (err) => {

@@ -18,6 +18,7 @@ export function renderPage(token: string) {
 <body>
 <header class="top">
   <h1>SOAR lab console</h1>
+  <nav class="pills"><a class="pill link" href="/fields">Mock API fields</a></nav>
   <div class="pills" id="health">
     <span class="pill" id="conn" data-state="connecting">connecting…</span>
     <span class="pill">case mode <b id="case-mode">–</b></span>

@@ -1,3 +1,4 @@
+import { approvalRequestOf } from '../lab/approval-request.js';
 import type { Health } from '../schemas/health.js';
 import type { State } from '../schemas/state.js';
 
@@ -38,23 +39,25 @@ export interface ConsoleView {
 }
 
 /**
- * The approval requests among the notifications, newest first. A request is closed once its event's case
- * was written after it (the workflow records the case after the decision or the time limit).
+ * The approval requests among the notifications (app/lab/approval-request.ts: any notification carrying a
+ * resume URL), newest first. A request is closed once its event's case was written after it (the workflow
+ * records the case after the decision or the time limit).
  */
 export function approvalsOf(state: State, decisions: ReadonlyMap<string, Decision>): ApprovalRequest[] {
   const out: ApprovalRequest[] = [];
   for (const n of state.notifications) {
-    const resumeUrl = n.resume_url;
-    if (n.channel !== 'approval' || typeof resumeUrl !== 'string') continue;
-    const eventId = typeof n.event_id === 'string' ? n.event_id : null;
-    const closed = state.cases.some((c) => c.event_id === eventId && c.updated_at >= n.accepted_at);
-    const decision = decisions.get(resumeUrl) ?? null;
+    const request = approvalRequestOf(n);
+    if (request === null) continue;
+    const eventId = request.event_id;
+    const closed =
+      eventId !== null && state.cases.some((c) => c.event_id === eventId && c.updated_at >= n.accepted_at);
+    const decision = decisions.get(request.resume_url) ?? null;
     out.push({
       notification_id: n.id,
       event_id: eventId,
-      subject: typeof n.subject === 'string' ? n.subject : 'Approval requested',
-      message: n.message,
-      resume_url: resumeUrl,
+      subject: request.subject,
+      message: request.message,
+      resume_url: request.resume_url,
       accepted_at: n.accepted_at,
       status: closed ? 'closed' : decision && decision.status < 300 ? 'answered' : 'pending',
       decision,

@@ -12,8 +12,8 @@ import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-
 import { runAcceptance } from '../../app/acceptance/run-acceptance.js';
 import { runCase, runMatrix } from '../../app/acceptance/runner.js';
 import { REFERENCE_TIMING, startReferenceTarget, type Target } from '../../app/acceptance/targets.js';
-import { ExecTransport, HttpTransport } from '../../app/acceptance/transport.js';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+import { mockApiClient } from '../../app/lab/mock-api.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -65,7 +65,10 @@ describe('the same runner through the exec transport and a rewritten resume orig
   });
 
   it('judges positive and connector_failure from state read by a command, approving via localhost', async () => {
-    const exec = new ExecTransport(`API_URL=${api.url} node test/acceptance/fixtures/api-envelope.mjs`);
+    const exec = mockApiClient({
+      kind: 'exec',
+      prefix: `API_URL=${api.url} node test/acceptance/fixtures/api-envelope.mjs`,
+    });
     const results = await runMatrix(['positive', 'connector_failure'], {
       api: exec,
       workflowUrl: target.workflowUrl,
@@ -92,7 +95,7 @@ describe('what the runner refuses to pass', () => {
 
   /** A workflow that records the validation error, then still enriches a moment later. */
   async function startSloppyWorkflow(delayMs: number) {
-    const mock = new HttpTransport(api.url);
+    const mock = mockApiClient({ kind: 'http', url: api.url });
     const pending: Promise<unknown>[] = [];
     const app = new Hono().post('/webhook/suspicious-login', async (c) => {
       const alert = await c.req.json();
@@ -127,7 +130,7 @@ describe('what the runner refuses to pass', () => {
     const sloppy = await startSloppyWorkflow(50);
     try {
       const result = await runCase('invalid_input', {
-        api: new HttpTransport(api.url),
+        api: mockApiClient({ kind: 'http', url: api.url }),
         workflowUrl: sloppy.url,
         approvalTimeoutSeconds: 1,
         // The verdict never passes, so the case runs to its deadline: keep that short.
@@ -144,7 +147,7 @@ describe('what the runner refuses to pass', () => {
 
   it('fails a case when the workflow trigger is unreachable, without hanging', async () => {
     const result = await runCase('positive', {
-      api: new HttpTransport(api.url),
+      api: mockApiClient({ kind: 'http', url: api.url }),
       workflowUrl: 'http://127.0.0.1:9',
       approvalTimeoutSeconds: 1,
       timing: { ...REFERENCE_TIMING, phaseTimeoutMs: 1_000 },

@@ -56,7 +56,12 @@ describe('runner options', () => {
     [['--target', 'zapier'], /--target/],
     [['--target', 'n8n'], /needs --api/],
     [['--target', 'reference', '--api-exec', 'x'], /not --api-exec/],
-    [['--target', 'n8n', '--api', 'http://a:1', '--api-exec', 'x'], /not both/],
+    [
+      ['--target', 'n8n', '--api', 'http://a:1', '--api-exec', 'x'],
+      /give one of --api, --api-socket, --api-exec/,
+    ],
+    [['--target', 'n8n', '--api-socket', '/s', '--api-exec', 'x'], /give one of/],
+    [['--target', 'reference', '--api-socket', '/s'], /not --api-socket/],
     [['--target', 'reference', '--api', 'ftp://a'], /--api/],
     [['--target', 'reference', '--approval-timeout-seconds', '0'], /--approval-timeout-seconds/],
     [['--target', 'reference', '--bogus'], /bogus/],

@@ -2,10 +2,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StateSchema } from '../../app/acceptance/api-schemas.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
-import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/acceptance/runner.js';
-import { HttpTransport } from '../../app/acceptance/transport.js';
 import { startWorkflowHost, type WorkflowHost } from '../../app/acceptance/workflow-host.js';
+import { mockApiClient } from '../../app/lab/mock-api.js';
 import { belowThresholdOutcome, validateAlert as validate } from '../../app/workflow/decisions.js';
+import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';
 
 const FACTS = { eventId: 'evt-host-1', sourceIp: LAB_ADDRESS, user: LAB_USER, approver: 'tester' };
 
@@ -50,7 +50,7 @@ describe('Validate', () => {
 describe('workflow host', () => {
   let api: LocalMockApi;
   let host: WorkflowHost;
-  const mock = () => new HttpTransport(api.url);
+  const mock = () => mockApiClient({ kind: 'http', url: api.url });
   const state = async () => StateSchema.parse((await mock().request('GET', '/state')).body);
   const post = (url: string, body: unknown) =>
     fetch(url, {
@@ -157,7 +157,9 @@ describe('a workflow variant on the host', () => {
       for (let i = 0; i < 200 && host.runs.at(-1)?.status !== 'success'; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const state = StateSchema.parse((await new HttpTransport(api.url).request('GET', '/state')).body);
+      const state = StateSchema.parse(
+        (await mockApiClient({ kind: 'http', url: api.url }).request('GET', '/state')).body,
+      );
       expect(state.cases).toEqual([expect.objectContaining({ confidence: 92, result: 'below_threshold' })]);
       expect(state.notifications.filter((n) => n.channel === 'approval')).toEqual([]);
     } finally {

@@ -39,11 +39,23 @@ describe('check options', () => {
     });
   });
 
+  it('--api-socket: the mock API over its Unix socket (the check inside the lab)', () => {
+    expect(
+      parseCheckOptions(['--stage', 'webhook', '--target', 'n8n', '--api-socket', '/run/mock-api/api.sock']),
+    ).toMatchObject({ api: { kind: 'socket', path: '/run/mock-api/api.sock' } });
+  });
+
   it.each([
     [['--target', 'reference'], /--stage/],
     [['--stage', 'deploy', '--target', 'reference'], /--stage must be one of webhook, validate/],
-    [['--stage', 'all', '--target', 'n8n'], /needs --api URL or --api-exec/],
+    [['--stage', 'all', '--target', 'n8n'], /needs --api URL, --api-socket PATH or --api-exec/],
     [['--stage', 'all', '--target', 'reference', '--api-exec', 'x'], /not --api-exec/],
+    [['--stage', 'all', '--target', 'reference', '--api-socket', '/run/x.sock'], /not --api-socket/],
+    [
+      ['--stage', 'all', '--target', 'n8n', '--api-socket', 'relative.sock'],
+      /--api-socket: must be an absolute/,
+    ],
+    [['--stage', 'all', '--target', 'n8n', '--api-socket', '/a', '--api', 'http://a'], /give one of/],
     [['--stage', 'all', '--target', 'n8n', '--api', 'ftp://x', '--n8n', 'http://a'], /--api/],
     [['--stage', 'all', '--target', 'reference', '--webhook-path', 'mine'], /apply to --target n8n/],
     [['--stage', 'all', '--target', 'n8n', '--api', 'http://a', '--webhook-path', 'a b'], /--webhook-path/],

@@ -12,8 +12,8 @@ import { createApp, defaultDeps } from '../../app/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/console/mock-api.js';
 import { resumeTarget } from '../../app/console/resume.js';
+import { mockApiClient } from '../../app/lab/mock-api.js';
 
 interface Recorder {
   url: string;
@@ -57,7 +57,7 @@ beforeAll(async () => {
   mockUrl = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
   n8n = await recorder();
   elsewhere = await recorder();
-  const api = mockApiClient({ url: mockUrl });
+  const api = mockApiClient({ kind: 'http', url: mockUrl });
   feed = new StateFeed({ api, pollMs: 60_000, checkReport: null });
   app = createConsoleApp({
     feed,
@@ -210,6 +210,34 @@ describe('approvals go to the lab workflow platform only (never an open proxy)',
     ]);
   });
 
+  it("approves a trainee's own request: no approval channel, the URL as $execution.resumeUrl inside the message", async () => {
+    const resumeUrl = `${PUBLIC}/webhook-waiting/731?signature=${sig}`;
+    await mockApiClient({ kind: 'http', url: mockUrl }).request('POST', '/notify', {
+      channel: 'slack',
+      event_id: 'evt-own-1',
+      message: `Block 203.0.113.66? Approve or reject here: ${resumeUrl}.`,
+    });
+    await feed.refresh();
+    const shown = feed.view.approvals.find((a) => a.event_id === 'evt-own-1');
+    expect(shown).toMatchObject({ resume_url: resumeUrl, status: 'pending', subject: 'Approval requested' });
+    const before = n8n.hits.length;
+    const res = await post('/api/approve', {
+      resume_url: shown?.resume_url,
+      decision: 'approve',
+      approver: 'ann',
+    });
+    expect(await res.json()).toMatchObject({ ok: true, status: 200 });
+    expect(n8n.hits.slice(before)).toEqual([
+      {
+        method: 'POST',
+        url: `/webhook-waiting/731?signature=${sig}`,
+        body: '{"decision":"approve","approver":"ann"}',
+      },
+    ]);
+    await feed.refresh();
+    expect(feed.view.approvals.find((a) => a.event_id === 'evt-own-1')?.status).toBe('answered');
+  });
+
   it('refuses every other URL without sending anything anywhere', async () => {
     const other = new URL(elsewhere.url);
     const refused = [
@@ -304,7 +332,11 @@ describe('the poller', () => {
     api.server.on('request', (_req, res) => {
       if (etagSupport) res.setHeader('etag', '"v1"');
     });
-    const feed = new StateFeed({ api: mockApiClient({ url: api.url }), pollMs: 60_000, checkReport: null });
+    const feed = new StateFeed({
+      api: mockApiClient({ kind: 'http', url: api.url }),
+      pollMs: 60_000,
+      checkReport: null,
+    });
     const versions: number[] = [];
     feed.subscribe((v) => versions.push(v.version));
     await feed.refresh();

@@ -59,13 +59,36 @@ describe('approval requests in the view', () => {
     ]);
   });
 
-  it('ignores notifications without a resume URL or on another channel', () => {
+  it('ignores a notification without a resume URL, whatever its channel', () => {
     const { resume_url: _, ...noUrl } = request(1, 'evt-a', 1);
-    expect(
-      approvalsOf(
-        state({ notifications: [noUrl, { ...request(2, 'evt-b', 2), channel: 'email' }] }),
-        new Map(),
-      ),
-    ).toEqual([]);
+    const trigger = { ...noUrl, id: 'ntf-2', link: 'http://127.0.0.1:5678/webhook/suspicious-login' };
+    expect(approvalsOf(state({ notifications: [noUrl, trigger] }), new Map())).toEqual([]);
+  });
+
+  it("shows a trainee's own request: any channel or none, the resume URL in any field or sentence", () => {
+    const url = 'http://127.0.0.1:5678/webhook-waiting/417?signature=9f2c';
+    const own = (id: string, fields: Record<string, unknown>) => ({
+      id,
+      status: 'accepted' as const,
+      accepted_at: at(1),
+      message: 'Block 203.0.113.66?',
+      ...fields,
+    });
+    const views = approvalsOf(
+      state({
+        notifications: [
+          own('ntf-1', { channel: 'email', event_id: 'evt-a', approve_link: url }),
+          own('ntf-2', { message: `Approve: ${url}.`, details: { event: 'evt-b' } }),
+          own('ntf-3', { links: [{ href: url }], subject: 'Block?', event_id: 42 }),
+        ],
+      }),
+      new Map(),
+    );
+    expect(views.map((v) => [v.notification_id, v.resume_url, v.event_id, v.subject])).toEqual([
+      ['ntf-3', url, null, 'Block?'],
+      ['ntf-2', url, null, 'Approval requested'],
+      ['ntf-1', url, 'evt-a', 'Approval requested'],
+    ]);
+    expect(views.every((v) => v.status === 'pending')).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { StateFeed } from '../../app/console/feed.js';
-import type { MockApi } from '../../app/console/mock-api.js';
+import type { MockApiClient } from '../../app/lab/mock-api.js';
 import { StopRunsError, stopUnfinishedRuns } from '../../app/n8n/stop-runs.js';
 
 const KEY = 'lab-key';
@@ -87,16 +87,17 @@ describe("the console's Reset", () => {
   const HOST = '127.0.0.1:8088';
   function consoleWith(stopRuns: (() => Promise<number>) | undefined, calls: string[]) {
     const mockApi = createApp(defaultDeps());
-    const api: MockApi = {
+    const api: MockApiClient = {
       describe: 'in-process',
-      async call(method, path, payload) {
+      async request(method, path, payload) {
         calls.push(`${method} ${path}`);
         const res = await mockApi.request(path, {
           method,
           headers: { 'content-type': 'application/json', host: '127.0.0.1' },
           ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
         });
-        return { status: res.status, body: await res.text(), etag: undefined };
+        const text = await res.text();
+        return { status: res.status, body: JSON.parse(text), text, etag: undefined };
       },
       close() {},
     };

@@ -1,27 +1,5 @@
 /** Name-agnostic questions about JSON the trainee's workflow wrote: where the seed fixes no field names. */
-
-/** An approval request is any notification that carries the platform's resume URL (n8n: /webhook-waiting/). */
-const RESUME_URL = /https?:\/\/[^\s"'<>]+\/webhook-waiting\/[^\s"'<>]+/;
-
-export function resumeUrlIn(value: unknown): string | undefined {
-  let found: string | undefined;
-  walk(value, (_key, item) => {
-    if (found === undefined && typeof item === 'string') found = RESUME_URL.exec(item)?.[0];
-  });
-  return found;
-}
-
-/** Visits every (key, value) pair of a JSON value, depth first; array items have the key of their array. */
-export function walk(
-  value: unknown,
-  visit: (key: string | null, value: unknown) => void,
-  key: string | null = null,
-) {
-  visit(key, value);
-  if (Array.isArray(value)) for (const item of value) walk(item, visit, key);
-  else if (typeof value === 'object' && value !== null)
-    for (const [k, v] of Object.entries(value)) walk(v, visit, k);
-}
+import { walk } from '../../lab/approval-request.js';
 
 /** Some string in the value contains the text (case-insensitive), or some key equals it. */
 export function mentions(value: unknown, text: string): boolean {

@@ -4,7 +4,7 @@
  * and each of the seven fields must appear in its node data with the value that was sent.
  */
 import { z } from 'zod';
-import { walk } from './evidence.js';
+import { walk } from '../../lab/approval-request.js';
 import type { ExecutionFinding } from './scenarios.js';
 
 const ListSchema = z.looseObject({ data: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })) });

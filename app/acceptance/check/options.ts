@@ -1,7 +1,16 @@
 /** The `check` subcommand's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
+import { WebhookPathSchema } from '../../lab/webhook-path.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../../workflow/constants.js';
-import { apiOf, approvalTimeoutOf, parseFlags, TARGET_FIELDS, TARGET_FLAGS, UsageError } from '../options.js';
+import {
+  type ApiOption,
+  apiOf,
+  approvalTimeoutOf,
+  parseFlags,
+  TARGET_FIELDS,
+  TARGET_FLAGS,
+  UsageError,
+} from '../options.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
@@ -14,6 +23,7 @@ export const CHECK_USAGE = `usage: node dist/app/acceptance/cli.js check --stage
                                 ${STAGE_NAMES.join(', ')}, or all
   --only                        check STAGE alone, not the stages before it (quicker, for a rerun)
   --api URL                     mock API base URL (reference without it: an in-process mock API)
+  --api-socket PATH             reach the mock API over its Unix socket (n8n target only)
   --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
   --n8n URL                     the workflow platform's base URL (default http://127.0.0.1:5678)
   --resume-origin URL           replace the origin of the resume URLs the platform announces
@@ -31,7 +41,7 @@ export interface CheckOptions {
   /** Judge only `stage`, not the stages before it. */
   only: boolean;
   target: TargetName;
-  api: { kind: 'http'; url: string } | { kind: 'exec'; prefix: string } | { kind: 'local' };
+  api: ApiOption;
   n8nUrl: string;
   resumeOrigin: string | undefined;
   webhookPath: string;
@@ -44,19 +54,13 @@ export interface CheckOptions {
   verbose: boolean;
 }
 
-const PathSchema = z
-  .string()
-  .trim()
-  .transform((p) => p.replace(/^\/+/, '').replace(/^webhook\//, ''))
-  .pipe(z.string().regex(/^[A-Za-z0-9._~/-]+$/, 'a webhook path: letters, digits, - _ . ~ /'));
-
 const RawSchema = z.object({
   stage: z.union([StageNameSchema, z.literal('all')], {
     error: `--stage must be one of ${STAGE_NAMES.join(', ')}, all`,
   }),
   ...TARGET_FIELDS,
-  'webhook-path': PathSchema.default(RESPONSE_WEBHOOK_PATH),
-  'rollback-path': PathSchema.default(ROLLBACK_WEBHOOK_PATH),
+  'webhook-path': WebhookPathSchema.default(RESPONSE_WEBHOOK_PATH),
+  'rollback-path': WebhookPathSchema.default(ROLLBACK_WEBHOOK_PATH),
   mapping: z.string().min(1).optional(),
   report: z.string().min(1).default(CHECK_REPORT_PATH),
   only: z.boolean().default(false),
@@ -88,7 +92,7 @@ export function parseCheckOptions(
   const api = apiOf(raw);
   if (
     raw.target === 'reference' &&
-    (raw['webhook-path'] !== 'suspicious-login' || raw['rollback-path'] !== 'suspicious-login-rollback')
+    (raw['webhook-path'] !== RESPONSE_WEBHOOK_PATH || raw['rollback-path'] !== ROLLBACK_WEBHOOK_PATH)
   )
     throw new UsageError(
       '--webhook-path and --rollback-path apply to --target n8n (the reference has its own)',

@@ -52,6 +52,19 @@ export const StageResultSchema = z.object({
 });
 export type StageResult = z.infer<typeof StageResultSchema>;
 
+/**
+ * The check stopped before judging: nothing listens on a webhook path (n8n answers 404 "not registered"),
+ * so every expectation would fail for that one reason. The report says it once.
+ */
+export const StoppedSchema = z.object({
+  stage: StageNameSchema,
+  /** The webhook path that nothing listens on. */
+  path: z.string(),
+  /** One line: what is wrong and how to fix it. */
+  message: z.string(),
+});
+export type Stopped = z.infer<typeof StoppedSchema>;
+
 export const CheckReportSchema = z.object({
   kind: z.literal('stage-check'),
   /** The stage asked for (`all` or a stage name): every stage up to it was checked. */
@@ -67,6 +80,8 @@ export const CheckReportSchema = z.object({
   results: z.array(ExpectationResultSchema),
   /** What the checker itself met on the way (a retried webhook 404, no API key); never a verdict. */
   notes: z.array(z.string()),
+  /** Set when the check stopped early (older reports lack the field). */
+  stopped: StoppedSchema.nullable().default(null),
 });
 export type CheckReport = z.infer<typeof CheckReportSchema>;
 

@@ -1,27 +1,13 @@
-/**
- * One stage check: set up the transport and the target, run the scenarios that the requested stages
- * need, judge each expectation, print one line per expectation (a hint under every failure), write
- * reports/check-last.json, and tear down everything it started. The CLI is a thin shell around this.
- */
-import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HealthSchema, type State } from '../api-schemas.js';
+import type { MockApiClient } from '../../lab/mock-api.js';
+import { LAB_USER } from '../../workflow/scenario.js';
 import type { LocalMockApi } from '../mock-api-server.js';
 import { type Output, openMockApi } from '../run-acceptance.js';
-import {
-  postResume,
-  postTrigger,
-  readState,
-  rewriteOrigin,
-  type Timing,
-  waitUntilSettled,
-} from '../runner.js';
+import type { Timing } from '../runner.js';
 import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
-import type { ApiTransport } from '../transport.js';
-import { resumeUrlIn } from './evidence.js';
-import { fillTemplate, loadMapping, type Mapping } from './mapping.js';
-import { findExecutionFields } from './n8n-executions.js';
+import { CheckSetupError, Driver, NotListening } from './driver.js';
+import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
 import {
   type CheckReport,
@@ -30,22 +16,9 @@ import {
   STAGE_NAMES,
   type StageName,
   type StageResult,
+  type Stopped,
 } from './report-schema.js';
-import {
-  type Evidence,
-  type ExecutionFinding,
-  type Facts,
-  firstRunFinished,
-  LAB_ADDRESS,
-  LAB_USER,
-  MAPPED_FIELDS,
-  type Marks,
-  type Outcome,
-  type Scenario,
-  scenariosFor,
-  stagesUpTo,
-  webhookAccepts,
-} from './scenarios.js';
+import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 
 /** In process a run takes milliseconds; the phase limit only bounds how long a failing expectation waits. */
 export const CHECK_REFERENCE_TIMING: Timing = {
@@ -72,11 +45,6 @@ export interface CheckHooks {
   onEvidence?: (scenario: Scenario, evidence: Evidence) => void;
 }
 
-/** A setup problem (mock API not reachable, reset refused): the check cannot judge anything. */
-export class CheckSetupError extends Error {
-  override name = 'CheckSetupError';
-}
-
 export async function runCheck(
   options: CheckOptions,
   output: Output,
@@ -86,9 +54,11 @@ export async function runCheck(
   const mapping = await loadMapping(options.mappingPath);
   let localApi: LocalMockApi | undefined;
   let target: Target | undefined;
+  let client: MockApiClient | undefined;
   try {
     const opened = await openMockApi(options.api);
     const { api, mockApiUrl } = opened;
+    client = api;
     localApi = opened.localApi;
     if (options.target === 'reference') {
       if (mockApiUrl === undefined)
@@ -129,10 +99,16 @@ export async function runCheck(
       ...(hooks.onEvidence ? { onEvidence: hooks.onEvidence } : {}),
     });
     const results: ExpectationResult[] = [];
+    let stopped: Stopped | null = null;
     for (const scenario of scenarios) {
       const began = performance.now();
       try {
         results.push(...(await driver.run(scenario)));
+      } catch (error) {
+        if (!(error instanceof NotListening)) throw error;
+        stopped = error.stopped;
+        results.push(stoppedResult(scenario, stopped));
+        break;
       } finally {
         await target.afterCase?.();
       }
@@ -140,7 +116,9 @@ export async function runCheck(
     }
 
     const ordered = stages.flatMap((stage) => results.filter((r) => r.stage === stage));
-    const stageResults = stages.map((stage) => summarize(stage, ordered));
+    // A stopped check reports the stages it reached; the rest were never judged.
+    const judged = stopped === null ? stages : stages.filter((s) => ordered.some((r) => r.stage === s));
+    const stageResults = judged.map((stage) => summarize(stage, ordered));
     const finishedAt = new Date();
     const report = CheckReportSchema.parse({
       kind: 'stage-check',
@@ -151,24 +129,30 @@ export async function runCheck(
       started_at: startedAt.toISOString(),
       finished_at: finishedAt.toISOString(),
       seconds: Math.round(finishedAt.getTime() - startedAt.getTime()) / 1000,
-      passed: stageResults.every((s) => s.status === 'pass'),
+      passed: stopped === null && stageResults.every((s) => s.status === 'pass'),
       stages: stageResults,
       results: ordered,
       notes,
+      stopped,
     });
-    output.out(formatResults(report));
     await mkdir(dirname(options.reportPath), { recursive: true });
     await writeFile(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    if (stopped !== null) {
+      output.err(`check: ${stopped.message}`);
+      return report;
+    }
+    output.out(formatResults(report));
     output.out(`results: ${options.reportPath}`);
     return report;
   } finally {
+    client?.close();
     await target?.close();
     await localApi?.close();
   }
 }
 
 /** The lab user's identity, read before the first reset, to recognise it in a case later. */
-async function labIdentity(api: ApiTransport): Promise<Record<string, unknown> | null> {
+async function labIdentity(api: MockApiClient): Promise<Record<string, unknown> | null> {
   try {
     const answer = await api.request('GET', `/identity/${LAB_USER}`);
     return answer.status === 200 &&
@@ -184,225 +168,19 @@ async function labIdentity(api: ApiTransport): Promise<Record<string, unknown> |
   }
 }
 
-interface DriverContext {
-  options: CheckOptions;
-  target: Target;
-  api: ApiTransport;
-  timing: Timing;
-  mapping: Mapping;
-  identity: Record<string, unknown> | null;
-  note(message: string): void;
-  onEvidence?: CheckHooks['onEvidence'];
-}
-
-/** Sends a scenario's stimuli, answers approvals as the scenario says, and judges when the journal is quiet. */
-class Driver {
-  /** After one webhook POST came back 404 past its retries, later ones are not retried again. */
-  #webhookDead = false;
-
-  constructor(readonly ctx: DriverContext) {}
-
-  async run(scenario: Scenario): Promise<ExpectationResult[]> {
-    const { ctx } = this;
-    const suffix = randomUUID().slice(0, 8);
-    const facts: Facts = {
-      eventId: `evt-chk-${scenario.id}-${suffix}`,
-      user: scenario.user === 'lab' ? LAB_USER : `nobody-${suffix}`,
-      sourceIp: LAB_ADDRESS,
-      approver: `approver-${suffix}`,
-    };
-    const marks: Marks = {
-      trigger: { status: null, error: null },
-      atApprovalRequest: null,
-      resumeStatus: null,
-      firstRunDone: null,
-      followUpSeq: null,
-      followUpTrigger: null,
-    };
-    await this.prepare(scenario);
-    const alert = scenario.alert(facts);
-    marks.trigger = await this.send(ctx.options.webhookPath, alert);
-
-    const answered = new Set<string>();
-    let approvalSeenAt: number | null = null;
-    const onState = async (state: State) => {
-      for (const notification of state.notifications) {
-        const url = resumeUrlIn(notification);
-        if (url === undefined || answered.has(url)) continue;
-        answered.add(url);
-        if (marks.atApprovalRequest === null) {
-          marks.atApprovalRequest = state;
-          approvalSeenAt = performance.now();
-        }
-        if (scenario.approver === 'silent') continue;
-        const body = fillTemplate(ctx.mapping.approval[scenario.approver], { approver: facts.approver });
-        const status = await postResume(
-          rewriteOrigin(url, ctx.options.resumeOrigin),
-          body,
-          ctx.timing,
-          ctx.note,
-        );
-        marks.resumeStatus ??= status;
-      }
-    };
-    const evidence = (state: State, execution?: ExecutionFinding): Evidence => ({
-      state,
-      facts,
-      marks,
-      mapping: ctx.mapping,
-      identity: ctx.identity,
-      execution,
-      webhookPath: ctx.options.webhookPath,
-      rollbackPath: ctx.options.rollbackPath,
-    });
-    const judgeAll = (state: State, execution?: ExecutionFinding): Outcome[] =>
-      scenario.expectations.map((x) => x.judge(evidence(state, execution)));
-    const readNow = () => readState(ctx.api, ctx.note);
-
-    // A silent approver: the run must have had its approval time limit before "no block" means anything.
-    const judgesRecord = scenario.expectations.some(
-      (x) => STAGE_NAMES.indexOf(x.stage) >= STAGE_NAMES.indexOf('record'),
-    );
-    const limitMs =
-      ctx.target.approvalTimeoutSeconds * 1000 + (judgesRecord ? 0 : ctx.timing.approvalLatenessMs);
-    const ready = () =>
-      scenario.approver !== 'silent' ||
-      (approvalSeenAt !== null && performance.now() - approvalSeenAt >= limitMs);
-    const deadline = () =>
-      performance.now() +
-      ctx.timing.phaseTimeoutMs +
-      (scenario.approver === 'silent'
-        ? ctx.target.approvalTimeoutSeconds * 1000 + ctx.timing.approvalLatenessMs
-        : 0);
-
-    let state: State | null = null;
-    if (isOk(marks.trigger.status)) {
-      if (scenario.followUp !== undefined) {
-        const first = await waitUntilSettled({
-          readState: readNow,
-          onState,
-          judge: (s) => ({ pass: firstRunFinished(s) }),
-          timing: ctx.timing,
-          deadline: deadline(),
-        });
-        marks.firstRunDone = first?.verdict.pass ?? false;
-        if (first !== null && marks.firstRunDone) {
-          marks.followUpSeq = first.state.journal.at(-1)?.seq ?? 0;
-          marks.followUpTrigger =
-            scenario.followUp === 'deliver_again'
-              ? await this.send(ctx.options.webhookPath, alert)
-              : await this.send(
-                  ctx.options.rollbackPath,
-                  fillTemplate(ctx.mapping.rollback_payload, {
-                    event_id: facts.eventId,
-                    source_ip: facts.sourceIp,
-                  }),
-                );
-        }
-      }
-      // Nobody answers: sit out the time limit only once there is an approval request to time out.
-      let silentLimitApplies = scenario.approver === 'silent';
-      if (silentLimitApplies) {
-        const asked = await waitUntilSettled({
-          readState: readNow,
-          onState,
-          judge: () => ({ pass: approvalSeenAt !== null }),
-          timing: { ...ctx.timing, settleMs: 0 },
-          deadline: performance.now() + ctx.timing.phaseTimeoutMs,
-        });
-        silentLimitApplies = asked?.verdict.pass ?? false;
-      }
-      const settled = await waitUntilSettled({
-        readState: readNow,
-        onState,
-        judge: (s) => ({
-          pass: (!silentLimitApplies || ready()) && judgeAll(s).every((o) => o.status !== 'fail'),
-        }),
-        timing: ctx.timing,
-        deadline: silentLimitApplies ? deadline() : performance.now() + ctx.timing.phaseTimeoutMs,
-      });
-      state = settled?.state ?? null;
-    } else {
-      state = await readNow();
-    }
-    if (state === null) throw new CheckSetupError('GET /state never answered a state');
-
-    let execution: ExecutionFinding | undefined;
-    if (scenario.expectations.some((x) => x.stage === 'webhook') && isOk(marks.trigger.status)) {
-      execution =
-        ctx.options.target === 'n8n' && ctx.options.apiKey !== undefined
-          ? await findExecutionFields({
-              n8nUrl: ctx.options.n8nUrl,
-              apiKey: ctx.options.apiKey,
-              eventId: facts.eventId,
-              sent: Object.fromEntries(MAPPED_FIELDS.map((f) => [f, alert[f]])),
-              timeoutMs: ctx.timing.phaseTimeoutMs,
-            })
-          : { kind: 'no-key' };
-    }
-    this.ctx.onEvidence?.(scenario, evidence(state, execution));
-    const outcomes = isOk(marks.trigger.status)
-      ? judgeAll(state, execution)
-      : scenario.expectations.map((x) =>
-          x === webhookAccepts
-            ? x.judge(evidence(state))
-            : neverArrived(ctx.options.webhookPath, marks.trigger),
-        );
-    const at = new Date().toISOString();
-    return scenario.expectations.map((x, i) => {
-      const outcome = outcomes[i] ?? { status: 'fail' as const, hint: 'not judged' };
-      return {
-        stage: x.stage,
-        stimulus: scenario.stimulus,
-        expectation: x.text,
-        status: outcome.status,
-        hint: outcome.status === 'pass' ? null : (outcome.hint ?? null),
-        detail: outcome.status === 'pass' ? null : (outcome.detail ?? null),
-        at,
-      };
-    });
-  }
-
-  /** POST /reset, a healthy /health, then the scenario's own setup. */
-  async prepare(scenario: Scenario): Promise<void> {
-    const { api } = this.ctx;
-    const reset = await api.request('POST', '/reset', {});
-    if (reset.status !== 200) throw new CheckSetupError(`POST /reset answered ${reset.status}`);
-    const health = await api.request('GET', '/health');
-    const parsed = HealthSchema.safeParse(health.body);
-    if (health.status !== 200 || !parsed.success || parsed.data.case_mode !== 'healthy') {
-      throw new CheckSetupError(
-        `GET /health does not report case_mode healthy: ${JSON.stringify(health.body)}`,
-      );
-    }
-    if (scenario.setup === 'fail_next_write') {
-      const mode = await api.request('POST', '/control/case-mode', { mode: 'fail_next_write' });
-      if (mode.status !== 200) throw new CheckSetupError(`POST /control/case-mode answered ${mode.status}`);
-    }
-  }
-
-  async send(path: string, payload: unknown): Promise<{ status: number | null; error: string | null }> {
-    const url = `${this.ctx.target.workflowUrl.replace(/\/+$/, '')}/webhook/${path}`;
-    const timing = this.#webhookDead ? { ...this.ctx.timing, phaseTimeoutMs: 0 } : this.ctx.timing;
-    try {
-      const status = await postTrigger(url, payload, timing, this.ctx.note);
-      if (status === 404 && path === this.ctx.options.webhookPath) this.#webhookDead = true;
-      return { status, error: null };
-    } catch (error) {
-      return { status: null, error: error instanceof Error ? error.message : String(error) };
-    }
-  }
-}
-
-function isOk(status: number | null): boolean {
-  return status !== null && status >= 200 && status < 300;
-}
-
-function neverArrived(path: string, trigger: Marks['trigger']): Outcome {
+/** The one result a stopped check records: the webhook (or rollback) line, failed with the one line. */
+function stoppedResult(scenario: Scenario, stopped: Stopped): ExpectationResult {
   return {
+    stage: stopped.stage,
+    stimulus: scenario.stimulus,
+    expectation:
+      stopped.stage === 'webhook'
+        ? webhookAccepts.text
+        : `a workflow listens on POST /webhook/${stopped.path}`,
     status: 'fail',
-    hint: `the alert never reached the workflow: POST /webhook/${path} ${trigger.status === null ? 'could not be sent' : `answered ${trigger.status}`} (see the webhook stage)`,
-    ...(trigger.error === null ? {} : { detail: trigger.error }),
+    hint: stopped.message,
+    detail: 'answered 404',
+    at: new Date().toISOString(),
   };
 }
 

@@ -2,9 +2,11 @@
  * The stimuli the checker sends, stage by stage (the seed's node table, its workflow rules and its matrix),
  * each with the expectations of expectations.ts it is judged by, in the order they run.
  */
+
+import { resumeUrlIn } from '../../lab/approval-request.js';
+import { alertPayload } from '../../workflow/scenario.js';
 import type { State } from '../api-schemas.js';
-import { LAB_ADDRESS, LAB_USER } from '../runner.js';
-import { resumeUrlIn, saysInText } from './evidence.js';
+import { saysInText } from './evidence.js';
 import type { Facts, Scenario } from './expectations.js';
 import {
   absenceVerified,
@@ -70,16 +72,7 @@ export { MAPPED_FIELDS, webhookAccepts } from './expectations.js';
 // The scenarios, in the order they run
 
 function baseAlert(f: Facts, confidence: number): Record<string, unknown> {
-  return {
-    event_id: f.eventId,
-    event_type: 'suspicious_login',
-    user: f.user,
-    source_ip: f.sourceIp,
-    failed_attempts: 7,
-    successful_login: true,
-    confidence,
-    environment: 'training',
-  };
+  return alertPayload(f, { confidence });
 }
 
 function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'): Scenario {
@@ -294,5 +287,3 @@ export function firstRunFinished(state: State): boolean {
     caseWrites(state).some((j) => ok(j) && j.seq > post.seq)
   );
 }
-
-export { LAB_ADDRESS, LAB_USER };

@@ -11,8 +11,8 @@ import {
   verifiedBlockOutcome,
   withRecordRetry,
 } from '../../workflow/decisions.js';
+import { LAB_USER } from '../../workflow/scenario.js';
 import { REFERENCE_NODES, StopRun } from '../reference-workflow.js';
-import { LAB_USER } from '../runner.js';
 import type { WorkflowVariant } from '../workflow-host.js';
 import type { StageName } from './report-schema.js';
 

@@ -1,0 +1,96 @@
+/** The Approve stage: approval is asked before any block, and the answer decides. */
+import type { StageName } from '../report-schema.js';
+import {
+  approvalRequests,
+  blockPosts,
+  type Expectation,
+  fail,
+  mappedField,
+  oneCase,
+  pass,
+  show,
+  touching,
+} from './kit.js';
+
+export function approvalRequested(stage: StageName, when: string, hint: string): Expectation {
+  return {
+    stage,
+    text: `${when} approval is requested (a notification carrying the resume URL)`,
+    judge: (e) => {
+      if (approvalRequests(e.state).length > 0) return pass();
+      if (e.state.notifications.length > 0) {
+        return fail(
+          'a notification was sent but none carries the resume URL: put {{ $execution.resumeUrl }} into the approval request so the approver can answer',
+          `${e.state.notifications.length} notification(s) without a resume URL`,
+        );
+      }
+      return fail(hint, 'no approval request');
+    },
+  };
+}
+
+export const noBlockBeforeDecision: Expectation = {
+  stage: 'approve',
+  text: 'no block request before the approver answers',
+  judge: (e) => {
+    const at = e.marks.atApprovalRequest;
+    if (at === null) return fail('no approval request was seen (see the line above)');
+    const early = blockPosts(at);
+    return early.length === 0
+      ? pass()
+      : fail(
+          'POST /blocklist was sent before the approver answered: move Block after the Wait node, on its approved branch',
+          early.map(show).join(', '),
+        );
+  },
+};
+
+export const resumeAccepted: Expectation = {
+  stage: 'approve',
+  text: 'the resume URL takes the approver’s decision',
+  judge: (e) => {
+    const status = e.marks.resumeStatus;
+    if (status !== null && status >= 200 && status < 300) return pass();
+    if (e.marks.atApprovalRequest === null) return fail('no approval request was seen (see the line above)');
+    return fail(
+      `the resume URL answered ${status ?? 'nothing'}: after the approval request, wait in a Wait node that resumes "On Webhook Call" (POST), and send this run's own {{ $execution.resumeUrl }}`,
+    );
+  },
+};
+
+export function noBlockAfter(stage: StageName, what: string, hint: string): Expectation {
+  return {
+    stage,
+    text: `${what} takes the no-action branch: no block request`,
+    judge: (e) => {
+      const writes = touching(e.state, '/blocklist').filter((j) => j.method !== 'GET');
+      return writes.length === 0 ? pass() : fail(hint, writes.map(show).join(', '));
+    },
+  };
+}
+
+export function recordedNoAction(stage: StageName, what: string): Expectation {
+  return {
+    stage,
+    text: `${what} is recorded: a case of the event whose final action is none`,
+    judge: (e) => {
+      const one = oneCase(e, `${what}:`);
+      if (one.status !== 'pass') {
+        return what.includes('time')
+          ? fail(
+              `${one.hint} (give the Wait node a time limit, so a run nobody answers goes on to the no-action branch)`,
+              one.detail,
+            )
+          : one;
+      }
+      const none = e.mapping.case.none;
+      return mappedField(
+        e,
+        'final_action',
+        (v) => v === none,
+        JSON.stringify(none),
+        `${what} the case must show no action (${JSON.stringify(none)}) and no block`,
+      );
+    },
+  };
+}

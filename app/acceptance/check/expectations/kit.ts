@@ -1,0 +1,190 @@
+/** What every expectation is made of: the evidence it reads, its outcome, and the questions it asks of the journal and the cases. */
+import { resumeUrlIn } from '../../../lab/approval-request.js';
+import type { JournalEntry, State } from '../../api-schemas.js';
+import { dig, mentions, someKey } from '../evidence.js';
+import type { Mapping } from '../mapping.js';
+import type { ExpectationStatus, StageName } from '../report-schema.js';
+
+/** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
+export const MAPPED_FIELDS = [
+  'event_id',
+  'event_type',
+  'user',
+  'source_ip',
+  'confidence',
+  'environment',
+  'successful_login',
+] as const;
+
+export interface Facts {
+  eventId: string;
+  user: string;
+  sourceIp: string;
+  /** A fresh name per scenario, so "the case names the approver" cannot pass by accident. */
+  approver: string;
+}
+
+/** What the checker saw happen besides the final state. */
+export interface Marks {
+  /** The status the webhook answered (null: not reachable), and why it failed. */
+  trigger: { status: number | null; error: string | null };
+  /** The state at the moment the first approval request was seen, before anyone answered it. */
+  atApprovalRequest: State | null;
+  /** The status the resume URL answered to the checker's decision (null: not reachable). */
+  resumeStatus: number | null;
+  /** The first run of a two-delivery scenario finished (one block, a case written after it). */
+  firstRunDone: boolean | null;
+  /** The last journal seq before the second stimulus. */
+  followUpSeq: number | null;
+  followUpTrigger: { status: number | null; error: string | null } | null;
+}
+
+/** The Webhook stage's execution-data judgement (n8n public API), when the checker could make one. */
+export type ExecutionFinding =
+  | { kind: 'no-key' }
+  | { kind: 'not-found'; detail: string }
+  | { kind: 'error'; detail: string }
+  | { kind: 'found'; executionId: string; missing: string[] };
+
+export interface Evidence {
+  state: State;
+  facts: Facts;
+  marks: Marks;
+  mapping: Mapping;
+  /** The lab user's identity as GET /identity answered it before the check (to find it in a case). */
+  identity: Record<string, unknown> | null;
+  /** Undefined while the run is still being watched; set for the final judgement. */
+  execution: ExecutionFinding | undefined;
+  /** The trigger paths the checker posts to, for the hints. */
+  webhookPath: string;
+  rollbackPath: string;
+}
+
+export interface Outcome {
+  status: ExpectationStatus;
+  hint?: string;
+  detail?: string;
+}
+
+export interface Expectation {
+  stage: StageName;
+  text: string;
+  judge(evidence: Evidence): Outcome;
+}
+
+export interface Scenario {
+  id: string;
+  /** What is sent, as the output names it: "alert without source_ip". */
+  stimulus: string;
+  alert(facts: Facts): Record<string, unknown>;
+  /** The user of the alert: the lab's, or one the identity system does not know. */
+  user: 'lab' | 'unknown';
+  setup?: 'fail_next_write';
+  approver: 'approve' | 'reject' | 'silent';
+  /** A second stimulus once the first run has finished: the same alert again, or the rollback trigger. */
+  followUp?: 'deliver_again' | 'rollback';
+  expectations: Expectation[];
+}
+
+export const pass = (): Outcome => ({ status: 'pass' });
+
+export const fail = (hint: string, detail?: string): Outcome => ({
+  status: 'fail',
+  hint,
+  ...(detail === undefined ? {} : { detail }),
+});
+
+export const unjudged = (hint: string): Outcome => ({ status: 'unjudged', hint });
+
+export const show = (j: JournalEntry) => `${j.method} ${j.path} (${j.status})`;
+
+export const ok = (j: JournalEntry) => j.status >= 200 && j.status < 300;
+
+export function requests(
+  state: State,
+  method: string,
+  path: string | ((path: string) => boolean),
+): JournalEntry[] {
+  const match = typeof path === 'string' ? (p: string) => p === path : path;
+  return state.journal.filter((j) => j.method === method && match(j.path));
+}
+
+export function touching(state: State, resource: string): JournalEntry[] {
+  return state.journal.filter((j) => j.path === resource || j.path.startsWith(`${resource}/`));
+}
+
+export const casePath = (f: Facts) => `/cases/${encodeURIComponent(f.eventId)}`;
+
+export const identityPath = (user: string) => `/identity/${encodeURIComponent(user)}`;
+
+export const blockPath = (f: Facts) => `/blocklist/${f.sourceIp}`;
+
+export const approvalRequests = (state: State) =>
+  state.notifications.filter((n) => resumeUrlIn(n) !== undefined);
+
+export const blockPosts = (state: State) => requests(state, 'POST', '/blocklist');
+
+export const caseWrites = (state: State) => requests(state, 'POST', '/cases');
+
+export const casesOf = (e: Evidence) => e.state.cases.filter((c) => c.event_id === e.facts.eventId);
+
+/** The single case of the event, when it is the only case. */
+export function theCase(e: Evidence): Record<string, unknown> | undefined {
+  const own = casesOf(e);
+  return own.length === 1 && e.state.cases.length === 1 ? own[0] : undefined;
+}
+
+export function oneCase(e: Evidence, when: string): Outcome {
+  const own = casesOf(e);
+  if (own.length === 1 && e.state.cases.length === 1) return pass();
+  if (e.state.cases.length === 0) {
+    return fail(
+      `${when} no case was written: connect Record (POST /cases with the alert's event_id) at the end of this branch`,
+      'no case',
+    );
+  }
+  const others = e.state.cases.filter((c) => c.event_id !== e.facts.eventId).map((c) => c.event_id);
+  return fail(
+    `${when} there are ${e.state.cases.length} cases (${others.length > 0 ? `other event_id ${others.join(', ')}` : 'of this event'}): ` +
+      "the alert's event_id is the case key; write every case of this alert with it, unchanged",
+    `${own.length} of the event, ${e.state.cases.length} in all`,
+  );
+}
+
+/** A case field the seed leaves unnamed: judged through the mapping; absent under that name = unjudged. */
+export function mappedField(
+  e: Evidence,
+  key: 'final_action' | 'verification' | 'recovery_time',
+  want: (value: unknown) => boolean,
+  wantText: string,
+  hint: string,
+): Outcome {
+  const record = theCase(e);
+  if (record === undefined) return fail('write exactly one case for the event first (see the line above)');
+  const path = e.mapping.case[key];
+  const value = dig(record, path);
+  if (value === undefined) {
+    return unjudged(
+      `the case has no field ${path}; the seed leaves this name open: give yours in a mapping file ` +
+        `(--mapping, "case": {"${key}": "<your.path>"}; docs/trainee-guide.md) to have it judged`,
+    );
+  }
+  return want(value) ? pass() : fail(hint, `${path} is ${JSON.stringify(value)}, wanted ${wantText}`);
+}
+
+export function holdsIdentity(e: Evidence): boolean {
+  const record = theCase(e);
+  if (record === undefined) return false;
+  const role = e.identity?.role;
+  // The role only the identity system knows proves the answer itself was kept, not just the alert's user.
+  return typeof role === 'string'
+    ? someKey(record, /^role$/, (v) => v === role)
+    : mentions(record, e.facts.user);
+}
+
+export function describeIdentity(e: Evidence): string {
+  return typeof e.identity?.role === 'string' ? `role ${e.identity.role}` : `user ${e.facts.user}`;
+}
+
+/** The first failed case write of a connector-failure scenario. */
+export const failedWrite = (state: State) => caseWrites(state).find((j) => j.status >= 500);

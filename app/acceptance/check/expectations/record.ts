@@ -1,0 +1,121 @@
+/** The Record stage: the case names the approver and holds the evidence, the outcome and the expiry. */
+import { mentions, someKey } from '../evidence.js';
+import {
+  blockPosts,
+  caseWrites,
+  describeIdentity,
+  type Expectation,
+  fail,
+  holdsIdentity,
+  mappedField,
+  ok,
+  oneCase,
+  pass,
+  theCase,
+} from './kit.js';
+
+export const caseAfterBlock: Expectation = {
+  stage: 'record',
+  text: 'one case of the event, written after the block',
+  judge: (e) => {
+    const one = oneCase(e, 'after the block');
+    if (one.status !== 'pass') return one;
+    const post = blockPosts(e.state).find(ok);
+    const written = caseWrites(e.state).filter((j) => ok(j) && (post === undefined || j.seq > post.seq));
+    return written.length > 0
+      ? pass()
+      : fail(
+          'the case was written before the block: Record comes last, so the case can show the block and its verification',
+        );
+  },
+};
+
+export const namesApprover: Expectation = {
+  stage: 'record',
+  text: 'the case names the approver',
+  judge: (e) => {
+    const record = theCase(e);
+    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    return mentions(record, e.facts.approver)
+      ? pass()
+      : fail(
+          `the case does not name the approver (${e.facts.approver}): take the approver from the Wait node's answer (e.g. {{ $json.body.approver }}) into the case`,
+        );
+  },
+};
+
+export const holdsEvidence: Expectation = {
+  stage: 'record',
+  text: 'the case holds the evidence (the identity Enrich returned)',
+  judge: (e) =>
+    holdsIdentity(e)
+      ? pass()
+      : fail(
+          `the case does not hold the identity Enrich returned (${describeIdentity(e)}): put Enrich's answer into the case as evidence`,
+        ),
+};
+
+export const showsBlocked: Expectation = {
+  stage: 'record',
+  text: 'the case shows the final action (blocked)',
+  judge: (e) => {
+    const blocked = e.mapping.case.blocked;
+    return mappedField(
+      e,
+      'final_action',
+      (v) => v === blocked,
+      JSON.stringify(blocked),
+      `after an approved, verified block the case must say so (${e.mapping.case.final_action}: ${JSON.stringify(blocked)})`,
+    );
+  },
+};
+
+export const showsVerification: Expectation = {
+  stage: 'record',
+  text: 'the case shows the verification result',
+  judge: (e) => {
+    const verified = e.mapping.case.verified;
+    return mappedField(
+      e,
+      'verification',
+      (v) => v === verified,
+      JSON.stringify(verified),
+      'put the result of the follow-up GET /blocklist/<ip> (its blocked: true) into the case',
+    );
+  },
+};
+
+export const holdsExpiry: Expectation = {
+  stage: 'record',
+  text: 'the case holds the expiry',
+  judge: (e) => {
+    const record = theCase(e);
+    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    const entry = e.state.blocklist[0];
+    const found =
+      (entry !== undefined && mentions(record, entry.expires_at)) ||
+      someKey(record, /expir/i, (v) => v !== null && v !== undefined && v !== '');
+    return found
+      ? pass()
+      : fail(
+          "the case has no expiry: record the block's expires_minutes (10) or its expires_at, in a field whose name says expiry",
+        );
+  },
+};
+
+export const holdsRollbackInfo: Expectation = {
+  stage: 'record',
+  text: 'the case holds the rollback information',
+  judge: (e) => {
+    const record = theCase(e);
+    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    const found =
+      someKey(record, /rollback/i, (v) => v !== null && v !== undefined && v !== '') ||
+      mentions(record, 'DELETE /blocklist');
+    return found
+      ? pass()
+      : fail(
+          `the case has no rollback information: say how the block is undone (DELETE /blocklist/${e.facts.sourceIp}) in a field named rollback`,
+        );
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * A class of six for the class-report tests: stage-check reports built through the checker's own schema
+ * (CheckReportSchema), so a report the checker could not write is not accepted here either.
+ */
+import {
+  type CheckReport,
+  CheckReportSchema,
+  STAGE_NAMES,
+  type StageName,
+} from '../../app/acceptance/check/report-schema.js';
+import type { ClassInput } from '../../app/classroom/class-input.js';
+
+const AT = '2026-11-24T09:41:07.000Z';
+
+/** Every stage up to `requested` passes, except `failing` (with its hint) and `unjudged` (nothing judged). */
+export function checkReport(
+  requested: StageName | 'all',
+  options: {
+    failing?: StageName;
+    hint?: string;
+    unjudged?: StageName;
+    stoppedAt?: StageName;
+    finishedAt?: string;
+  } = {},
+): CheckReport {
+  const last = requested === 'all' ? STAGE_NAMES.length : STAGE_NAMES.indexOf(requested) + 1;
+  const stages = STAGE_NAMES.slice(0, last).filter(
+    (s) =>
+      options.stoppedAt === undefined || STAGE_NAMES.indexOf(s) <= STAGE_NAMES.indexOf(options.stoppedAt),
+  );
+  const results = stages.map((stage) => ({
+    stage,
+    stimulus: 'valid alert, confidence 92',
+    expectation: `the ${stage} expectation`,
+    status:
+      stage === options.failing || stage === options.stoppedAt
+        ? 'fail'
+        : stage === options.unjudged
+          ? 'unjudged'
+          : 'pass',
+    hint:
+      stage === options.failing || stage === options.stoppedAt
+        ? (options.hint ?? `fix ${stage}`)
+        : stage === options.unjudged
+          ? 'no API key'
+          : null,
+    detail: null,
+    at: options.finishedAt ?? AT,
+  }));
+  return CheckReportSchema.parse({
+    kind: 'stage-check',
+    requested,
+    target: 'n8n',
+    workflow_url: 'http://n8n:5678',
+    api: 'unix:/run/mock-api/api.sock',
+    started_at: '2026-11-24T09:40:00.000Z',
+    finished_at: options.finishedAt ?? AT,
+    seconds: 67,
+    passed: results.every((r) => r.status !== 'fail') && options.stoppedAt === undefined,
+    stages: stages.map((stage) => {
+      const own = results.filter((r) => r.stage === stage);
+      const count = (s: string) => own.filter((r) => r.status === s).length;
+      return {
+        stage,
+        status: count('fail') > 0 ? 'fail' : 'pass',
+        counts: { pass: count('pass'), fail: count('fail'), unjudged: count('unjudged') },
+      };
+    }),
+    results,
+    notes: [],
+    stopped:
+      options.stoppedAt === undefined
+        ? null
+        : { stage: options.stoppedAt, path: 'suspicious-login', message: options.hint ?? 'nothing listens' },
+  });
+}
+
+export const ENRICH_HINT =
+  'GET /identity/lab-admin was never called: after Validate, ask the identity system about the alert’s user';
+export const STOPPED_LINE =
+  'nothing listens on POST /webhook/suspicious-login (n8n answered 404): publish your alert workflow';
+
+const lab = (name: string, port: number, up: boolean, report: unknown) => ({
+  name,
+  up,
+  editor_url: `http://127.0.0.1:${5600 + port}`,
+  console_url: `http://127.0.0.1:${8000 + port}`,
+  report,
+});
+
+export const CLASS: ClassInput = {
+  generated_at: '2026-11-24T10:02:00.000Z',
+  labs: [
+    lab('alice', 1, true, checkReport('all', { unjudged: 'webhook' })),
+    lab('bob', 2, true, checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT })),
+    lab('carol', 3, true, checkReport('all', { stoppedAt: 'webhook', hint: STOPPED_LINE })),
+    lab('dave', 4, false, checkReport('validate')),
+    lab('erin', 5, true, null),
+    lab('frank <script>', 6, false, null),
+  ],
+};
