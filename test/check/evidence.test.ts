@@ -1,30 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dig, mentions, saysInText, someKey } from '../../app/acceptance/check/evidence.js';
 import { fillTemplate } from '../../app/acceptance/check/mapping.js';
-import { resumeUrlIn } from '../../app/lab/approval-request.js';
-
-describe('an approval request is any notification carrying the resume URL', () => {
-  const url = 'http://n8n:5678/webhook-waiting/417?signature=9f2c';
-
-  it('finds it under any field name, or inside a sentence', () => {
-    expect(resumeUrlIn({ resume_url: url })).toBe(url);
-    expect(resumeUrlIn({ links: [{ approve: url }] })).toBe(url);
-    expect(resumeUrlIn({ text: `Approve here: ${url} (10 min).` })).toBe(url);
-  });
-
-  it("takes n8n's $execution.resumeUrl as it is, without the sentence's closing punctuation", () => {
-    const signed = 'http://127.0.0.1:5678/webhook-waiting/88?signature=4e1d';
-    expect(resumeUrlIn({ message: `Approve: ${signed}.` })).toBe(signed);
-    expect(resumeUrlIn({ message: `(approve at ${signed})` })).toBe(signed);
-    expect(resumeUrlIn({ message: `${signed}, within 2 minutes` })).toBe(signed);
-  });
-
-  it('is not fooled by a trigger URL or a bare path', () => {
-    expect(resumeUrlIn({ url: 'http://n8n:5678/webhook/suspicious-login' })).toBeUndefined();
-    expect(resumeUrlIn({ path: '/webhook-waiting/417' })).toBeUndefined();
-    expect(resumeUrlIn({ channel: 'approval' })).toBeUndefined();
-  });
-});
 
 describe('name-agnostic questions about a case', () => {
   const record = { evidence: { identity: { user: 'lab-admin', role: 'administrator' } }, Approved_By: 'Ann' };
