@@ -149,7 +149,7 @@ guide_commands() {
 # answer of n8n's that nothing listens.
 guide_command_runs() {
   local out
-  out=$(in_ns without_node timeout 600 bash -c "$1" 2>&1) || { tail -n 5 <<<"$out"; return 1; }
+  out=$(as_trainer timeout 600 bash -c "$1" 2>&1) || { tail -n 5 <<<"$out"; return 1; }
   ! grep -q 'is not registered' <<<"$out" || { echo "$out"; return 1; }
 }
 console_has_passed_check() { in_ns curl -s http://127.0.0.1:8088/api/state | grep -q '"passed":true'; }

@@ -19,8 +19,17 @@ without_node() {
     exec "$@"' without-node "$@"
 }
 
+# as_trainer COMMAND...: a program (not a function) in the engine's namespace, without Node.js.
+as_trainer() {
+  if [ -n "$ENGINE_NETNS" ]; then
+    without_node nsenter --net="/var/run/netns/$ENGINE_NETNS" "$@"
+  else
+    without_node "$@"
+  fi
+}
+
 # make_lab TARGET [VAR=VALUE...]: `make TARGET ...` as a trainer runs it (no Node.js), bounded in time.
-make_lab() { in_ns without_node timeout "${LAB_STEP_TIMEOUT:-900}" make -s --no-print-directory "$@"; }
+make_lab() { as_trainer timeout "${LAB_STEP_TIMEOUT:-900}" make -s --no-print-directory "$@"; }
 
 # node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
 FETCH='const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'
