@@ -15,11 +15,11 @@ class_up() {
   printf 'a\nA!\n' >"$WORK/bad-roster.txt"
   out=$(make_lab class-up ROSTER="$WORK/bad-roster.txt" 2>&1) || rc=$?
   check "a roster with an invalid name is refused in one line, before anything starts ($(head -c 80 <<<"$out"))" \
-    test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'line 2' <<<"$out")" -a ! -e labs/a.env
+    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'line 2' <<<"$out")" -a ! -e labs/a.env
   rc=0
   out=$(make_lab class-up ROSTER="$ROSTER_FILE" LAB_MEMORY_PER_LAB_MB=100000000 2>&1) || rc=$?
   check "too little memory for three labs: refused in one line ($(head -c 100 <<<"$out"))" \
-    test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o '3 lab(s) need' <<<"$out")" -a ! -e labs/a.env
+    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o '3 lab(s) need' <<<"$out")" -a ! -e labs/a.env
   if ! make_lab class-up ROSTER="$ROSTER_FILE" >"$WORK/class-up.log" 2>&1; then
     cat "$WORK/class-up.log"
     fail "make class-up brings three labs up"

@@ -81,3 +81,6 @@ env_of() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
 # A JSON value read with the engine namespace's node (the test's own tool, not the trainer's):
 # json_get FILE EXPRESSION, EXPRESSION over `r`, e.g. 'r.counts.pass'.
 json_get() { node -e "const r=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8'));console.log($2)" "$1"; }
+
+# The lines a command printed, without make's own closing "make: *** [...] Error N".
+said_lines() { grep -vc '^make: \*\*\* ' <<<"$1"; }

@@ -85,7 +85,7 @@ nothing_made() { [ -z "$(docker ps -aq --filter label=com.docker.compose.project
 docker network create --subnet 172.30.0.0/16 "$OVERLAP_NET" >/dev/null
 out=$(make_lab up 2>&1) && rc=0 || rc=$?
 check "make up refuses a lab subnet that overlaps a Docker network, in one line ($(head -c 90 <<<"$out"))" \
-  test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'overlaps the Docker network' <<<"$out")"
+  test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'overlaps the Docker network' <<<"$out")"
 check "... and made nothing (no container, no .env)" nothing_made
 docker network rm "$OVERLAP_NET" >/dev/null
 # Started directly (not through a function, which would fork a subshell), so $! is the listener itself.
@@ -98,7 +98,7 @@ LISTENER_PID=$!
 sleep 1
 out=$(make_lab up 2>&1) && rc=0 || rc=$?
 check "make up refuses a taken editor port, in one line ($(head -c 90 <<<"$out"))" \
-  test "$rc" != 0 -a "$(grep -c . <<<"$out")" = 1 -a -n "$(grep -o 'is already in use' <<<"$out")"
+  test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'is already in use' <<<"$out")"
 check "... and made nothing" nothing_made
 kill "$LISTENER_PID"
 wait "$LISTENER_PID" 2>/dev/null || true
