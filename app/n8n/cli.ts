@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * The lab's n8n commands, run by the host scripts inside the lab's containers (Node 20, no shell tools):
+ *   node dist/app/n8n/cli.js setup                  < {"email","password","firstName","lastName"[,"apiKey"]}
+ *   node dist/app/n8n/cli.js solution [FILE...]     (default: every *.json in /lab/workflows)
+ *   node dist/app/n8n/cli.js stop-runs
+ *   node dist/app/n8n/cli.js webhook-listening PATH
+ * Env: N8N_URL (e.g. http://n8n:5678); N8N_API_KEY for solution and stop-runs. Secrets come on stdin or
+ * in the environment, never on argv. One line per outcome on stdout, a one-line error on stderr; exit 0
+ * done, 1 failed (or refused, or: not listening), 2 usage.
+ */
+import { z } from 'zod';
+import { N8nError } from './client.js';
+import { setupLab } from './setup.js';
+import { importSolution, readReferences, SolutionRefused } from './solution.js';
+import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
+import { postWebhookListening } from './webhooks.js';
+
+const USAGE =
+  'usage: cli.js setup|solution [FILE...]|stop-runs|webhook-listening PATH (env N8N_URL, N8N_API_KEY)';
+
+class UsageError extends Error {}
+
+const SetupInputSchema = z.object({
+  email: z.string().min(1),
+  password: z.string().min(1),
+  firstName: z.string().min(1),
+  lastName: z.string().min(1),
+  apiKey: z.string().optional(),
+});
+
+function env(name: string): string {
+  const value = process.env[name]?.trim();
+  if (!value) throw new UsageError(`${name} is not set`);
+  return value;
+}
+
+async function stdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
+async function run(command: string | undefined, args: string[]): Promise<{ lines: string[]; code: 0 | 1 }> {
+  switch (command) {
+    case 'setup': {
+      const input = SetupInputSchema.safeParse(safeJson(await stdin()));
+      if (!input.success)
+        throw new UsageError('setup reads {"email","password","firstName","lastName"[,"apiKey"]} on stdin');
+      const { apiKey, ...owner } = input.data;
+      const result = await setupLab({ url: env('N8N_URL') }, owner, apiKey?.trim() || undefined);
+      return {
+        lines: [`owner ${result.owner}`, result.key.kept ? 'api key kept' : `key ${result.key.raw}`],
+        code: 0,
+      };
+    }
+    case 'solution': {
+      const url = env('N8N_URL');
+      const key = env('N8N_API_KEY');
+      return { lines: await importSolution({ url }, key, readReferences(args)), code: 0 };
+    }
+    case 'stop-runs': {
+      if (args.length > 0) throw new UsageError('stop-runs takes no argument');
+      return {
+        lines: [
+          `stopped ${await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: env('N8N_API_KEY') })}`,
+        ],
+        code: 0,
+      };
+    }
+    case 'webhook-listening': {
+      const [path, ...rest] = args;
+      if (!path || rest.length > 0) throw new UsageError('webhook-listening takes one PATH');
+      const listening = await postWebhookListening(env('N8N_URL'), path);
+      return {
+        lines: [`${listening ? 'listening' : 'not listening'} POST /webhook/${path}`],
+        code: listening ? 0 : 1,
+      };
+    }
+    default:
+      throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+const [command, ...args] = process.argv.slice(2);
+run(command, args).then(
+  ({ lines, code }) => {
+    for (const line of lines) process.stdout.write(`${line}\n`);
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const usage = err instanceof UsageError;
+    const known =
+      usage || err instanceof N8nError || err instanceof SolutionRefused || err instanceof StopRunsError;
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      `n8n ${command ?? ''}: ${known ? message : `failed: ${message}`}${usage ? ` (${USAGE})` : ''}\n`.replace(
+        /\n(?!$)/g,
+        ' ',
+      ),
+    );
+    process.exitCode = usage ? 2 : 1;
+  },
+);
