@@ -147,6 +147,17 @@ export class PublicApi {
     return all;
   }
 
+  /** n8n's status for a request (never throws on a status): for probing what the key may do. */
+  async status(method: string, path: string, body?: unknown): Promise<number> {
+    try {
+      await this.json(method, path, body);
+      return 200;
+    } catch (err) {
+      if (err instanceof N8nError && err.status !== null) return err.status;
+      throw err;
+    }
+  }
+
   /** One page of one workflow: the cheapest call that needs workflow:list. */
   async getWorkflowsPage(): Promise<void> {
     parse(PageSchema, await this.json('GET', '/workflows?limit=1&excludePinnedData=true'), 'GET /workflows');

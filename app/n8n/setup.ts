@@ -1,8 +1,9 @@
 /**
  * The lab's n8n set-up, idempotent: the owner (once), then a public-API key with the scopes the lab's
- * tools need: the one the lab already has when it still works, else a new one made by the owner's login.
+ * tools need: the one the lab already has when n8n lets it do all of that, else a new one made by the
+ * owner's login.
  */
-import { type ClientOptions, EditorSession, N8nError, type Owner, PublicApi, setupOwner } from './client.js';
+import { type ClientOptions, EditorSession, type Owner, PublicApi, setupOwner } from './client.js';
 
 /**
  * What the lab's tools do with the key: the stage checker reads executions and workflows, reset stops
@@ -27,17 +28,34 @@ export interface SetupResult {
   key: { kept: true } | { kept: false; raw: string };
 }
 
-/** Whether n8n accepts the key for listing workflows and executions (its read scopes). */
+/** An id no workflow or execution has: the probes below change nothing. */
+const NO_SUCH = 'soarLabScopeProbe';
+
+/**
+ * One request per scope of LAB_KEY_SCOPES that changes nothing (an unknown id, an invalid body): n8n
+ * 2.41.1 checks the key's scopes first and answers 403 for a missing one, 401 for an unknown key.
+ */
+const SCOPE_PROBES: readonly [string, string, unknown?][] = [
+  ['GET', '/workflows?limit=1'],
+  ['GET', `/workflows/${NO_SUCH}`],
+  ['POST', '/workflows', {}],
+  ['PUT', `/workflows/${NO_SUCH}`, {}],
+  ['DELETE', `/workflows/${NO_SUCH}`],
+  ['POST', `/workflows/${NO_SUCH}/publish`, {}],
+  ['POST', `/workflows/${NO_SUCH}/unpublish`],
+  ['GET', '/executions?limit=1'],
+  ['GET', '/executions/0'],
+  ['POST', '/executions/0/stop'],
+];
+
+/** Whether n8n lets the key do everything the lab's tools do. */
 async function keyWorks(options: ClientOptions, apiKey: string): Promise<boolean> {
   const api = new PublicApi(options, apiKey);
-  try {
-    await api.listExecutions('waiting', 1);
-    await api.getWorkflowsPage();
-    return true;
-  } catch (err) {
-    if (err instanceof N8nError && (err.status === 401 || err.status === 403)) return false;
-    throw err;
+  for (const [method, path, body] of SCOPE_PROBES) {
+    const status = await api.status(method, path, body);
+    if (status === 401 || status === 403) return false;
   }
+  return true;
 }
 
 export async function setupLab(options: ClientOptions, owner: Owner, apiKey?: string): Promise<SetupResult> {

@@ -102,6 +102,15 @@ check "setup again with that key: owner exists, key kept" c2
 cli setup3 setup <<<"$OWNER,\"apiKey\":\"not-a-key\"}"
 c3() { rc setup3 0 && has "$WORK/setup3.out" "^key .{20,}$" && ! has "$WORK/setup3.out" "not-a-key"; }
 check "setup with a key n8n refuses: a new key" c3
+# A key as an older lab made it (read and stop runs only): setup replaces it.
+curl -s -o /dev/null -c "$WORK/cookies" -X POST "$N8N_URL/rest/login" -H 'content-type: application/json' \
+  -d '{"emailOrLdapLoginId":"owner@n8n-test.lab","password":"Owner-not-a-secret-1"}'
+OLD_KEY="$(curl -s -b "$WORK/cookies" -X POST "$N8N_URL/rest/api-keys" -H 'content-type: application/json' \
+  -d '{"label":"older lab","scopes":["workflow:read","workflow:list","execution:read","execution:list","execution:stop"],"expiresAt":null}' |
+  "$SYSTEM_NODE" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.rawApiKey))')"
+cli setup5 setup <<<"$OWNER,\"apiKey\":\"$OLD_KEY\"}"
+setup_replaces_old() { rc setup5 0 && has "$WORK/setup5.out" "^key .{20,}$" && ! has "$WORK/setup5.out" "$OLD_KEY"; }
+check "setup with an older key that may not publish: a new key" setup_replaces_old
 cli setup4 setup <<<'{"email":"owner@n8n-test.lab","password":"Wrong-password-1","firstName":"Lab","lastName":"Trainer"}'
 c4() { rc setup4 1 && lines "$WORK/setup4.err" 1 && has "$WORK/setup4.err" "401"; }
 check "setup with a wrong password: one line, exit 1" c4
