@@ -37,13 +37,19 @@ export interface Reference {
 
 /** The exports in these files (a file holds one workflow or an array), or in every *.json of `dir`. */
 export function readReferences(files: readonly string[], dir = DEFAULT_WORKFLOWS_DIR): Reference[] {
-  const paths =
-    files.length > 0
-      ? files
-      : readdirSync(dir)
-          .filter((f) => f.endsWith('.json'))
-          .sort()
-          .map((f) => join(dir, f));
+  let paths = [...files];
+  if (paths.length === 0) {
+    try {
+      paths = readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(dir, f));
+    } catch {
+      throw new SolutionRefused(
+        `no folder ${dir}: give the workflow exports as arguments, or mount them there`,
+      );
+    }
+  }
   if (paths.length === 0) throw new SolutionRefused(`no workflow export (*.json) in ${dir}`);
   return paths.flatMap((file) => {
     let data: unknown;
