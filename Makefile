@@ -10,7 +10,7 @@ PORT ?= 8081
 TARGET ?= lab
 STAGE ?= all
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-engine test-lab bench acceptance check up down reset solution health state logs class-up class-down class-report roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-lab bench acceptance check up down reset solution health state logs class-up class-down class-report roster bundle clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -57,6 +57,9 @@ test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 
 
 e2e-check: build ## the stage checker on the pinned n8n: the reference passes every stage, n8n variants fail theirs
 	bash docker/n8n/e2e-check.sh
+
+test-n8n: build ## the n8n client's CLI and the scripted trainee on the pinned n8n (SQLite, loopback)
+	bash test/n8n/run.sh
 
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh

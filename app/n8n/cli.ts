@@ -1,131 +1,112 @@
 #!/usr/bin/env node
 /**
- * What the lab's host commands ask of n8n, run in the lab's tools container (it reaches n8n by service
- * name): `setup` (the lab's login and API key), `solution` (publish the reference workflows), `stop-runs`.
- * Settings from the environment: N8N_URL (default http://n8n:5678), N8N_API_KEY; secrets never on argv.
- * One line per outcome on stdout; one line on stderr and exit 1 when n8n refuses; exit 2 on usage.
+ * The lab's n8n commands, run by the host scripts inside the lab's containers (Node 20, no shell tools):
+ *   node dist/app/n8n/cli.js setup                  < {"email","password","firstName","lastName"[,"apiKey"]}
+ *   node dist/app/n8n/cli.js solution [FILE...]     (default: every *.json in /lab/workflows)
+ *   node dist/app/n8n/cli.js stop-runs
+ *   node dist/app/n8n/cli.js webhook-listening PATH
+ * Env: N8N_URL (e.g. http://n8n:5678); N8N_API_KEY for solution and stop-runs. Secrets come on stdin or
+ * in the environment, never on argv. One line per outcome on stdout, a one-line error on stderr; exit 0
+ * done, 1 failed (or refused, or: not listening), 2 usage.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  apiKeyWorks,
-  createApiKey,
-  listWorkflows,
-  logIn,
-  N8nError,
-  type PublicApi,
-  publishWorkflow,
-  setUpOwner,
-  upsertWorkflow,
-  type WorkflowBody,
-  WorkflowBodySchema,
-  webhookPathsOf,
-} from './client.js';
+import { N8nError } from './client.js';
+import { setupLab } from './setup.js';
+import { importSolution, readReferences, SolutionRefused } from './solution.js';
 import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
+import { postWebhookListening } from './webhooks.js';
 
-const USAGE = `usage: node dist/app/n8n/cli.js setup < {"email","password","firstName","lastName","apiKey"?}
-       node dist/app/n8n/cli.js solution [FILE...]   (default: every .json in /lab/workflows)
-       node dist/app/n8n/cli.js stop-runs
-env: N8N_URL (default http://n8n:5678), N8N_API_KEY (solution, stop-runs)`;
+const USAGE =
+  'usage: cli.js setup|solution [FILE...]|stop-runs|webhook-listening PATH (env N8N_URL, N8N_API_KEY)';
 
 class UsageError extends Error {}
 
-const SetupInput = z.object({
-  email: z.string().email(),
-  password: z.string().min(8),
+const SetupInputSchema = z.object({
+  email: z.string().min(1),
+  password: z.string().min(1),
   firstName: z.string().min(1),
   lastName: z.string().min(1),
   apiKey: z.string().optional(),
 });
 
-async function readStdin(): Promise<string> {
+function env(name: string): string {
+  const value = process.env[name]?.trim();
+  if (!value) throw new UsageError(`${name} is not set`);
+  return value;
+}
+
+async function stdin(): Promise<string> {
   let text = '';
   for await (const chunk of process.stdin) text += String(chunk);
   return text;
 }
 
-async function setup(url: string): Promise<void> {
-  const parsed = SetupInput.safeParse(JSON.parse((await readStdin()) || '{}'));
-  if (!parsed.success)
-    throw new UsageError(`setup: stdin is not the owner's JSON (${parsed.error.issues[0]?.path.join('.')})`);
-  const { apiKey, ...owner } = parsed.data;
-  console.log(`owner ${await setUpOwner({ url }, owner)}`);
-  if (apiKey && (await apiKeyWorks({ url, apiKey }))) {
-    console.log('key kept');
-    return;
-  }
-  const cookie = await logIn({ url }, owner.email, owner.password);
-  console.log(`key ${await createApiKey({ url }, cookie, `soar-lab ${new Date().toISOString()}`)}`);
-}
-
-function workflowFiles(args: readonly string[]): string[] {
-  if (args.length > 0) return [...args];
-  const dir = '/lab/workflows';
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => join(dir, f));
-}
-
-function readWorkflows(files: readonly string[]): WorkflowBody[] {
-  return files.flatMap((file) => {
-    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return (Array.isArray(data) ? data : [data]).map((w) => WorkflowBodySchema.parse(w));
-  });
-}
-
-/** Publishes the reference workflows; refuses, changing nothing, when another workflow holds a path. */
-async function solution(api: PublicApi, args: readonly string[]): Promise<void> {
-  const workflows = readWorkflows(workflowFiles(args));
-  if (workflows.length === 0) throw new UsageError('solution: no workflow to publish');
-  const existing = await listWorkflows(api);
-  for (const wf of workflows) {
-    for (const path of webhookPathsOf(wf)) {
-      const holder = existing.find((w) => w.active && w.name !== wf.name && webhookPathsOf(w).includes(path));
-      if (holder)
-        throw new N8nError(
-          `the published workflow '${holder.name}' holds ${path.replace(' ', ' /webhook/')}: unpublish it in the editor, then run make solution again`,
-        );
+async function run(command: string | undefined, args: string[]): Promise<{ lines: string[]; code: 0 | 1 }> {
+  switch (command) {
+    case 'setup': {
+      const input = SetupInputSchema.safeParse(safeJson(await stdin()));
+      if (!input.success)
+        throw new UsageError('setup reads {"email","password","firstName","lastName"[,"apiKey"]} on stdin');
+      const { apiKey, ...owner } = input.data;
+      const result = await setupLab({ url: env('N8N_URL') }, owner, apiKey?.trim() || undefined);
+      return {
+        lines: [`owner ${result.owner}`, result.key.kept ? 'api key kept' : `key ${result.key.raw}`],
+        code: 0,
+      };
     }
-  }
-  for (const wf of workflows) {
-    const id = await upsertWorkflow(api, wf, existing);
-    await publishWorkflow(api, id);
-    console.log(
-      `published '${wf.name}' (${webhookPathsOf(wf)
-        .map((p) => p.replace(' ', ' /webhook/'))
-        .join(', ')})`,
-    );
+    case 'solution': {
+      const url = env('N8N_URL');
+      const key = env('N8N_API_KEY');
+      return { lines: await importSolution({ url }, key, readReferences(args)), code: 0 };
+    }
+    case 'stop-runs': {
+      if (args.length > 0) throw new UsageError('stop-runs takes no argument');
+      return {
+        lines: [
+          `stopped ${await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: env('N8N_API_KEY') })}`,
+        ],
+        code: 0,
+      };
+    }
+    case 'webhook-listening': {
+      const [path, ...rest] = args;
+      if (!path || rest.length > 0) throw new UsageError('webhook-listening takes one PATH');
+      const listening = await postWebhookListening(env('N8N_URL'), path);
+      return {
+        lines: [`${listening ? 'listening' : 'not listening'} POST /webhook/${path}`],
+        code: listening ? 0 : 1,
+      };
+    }
+    default:
+      throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
   }
 }
 
-async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [command, ...args] = argv;
-  const url = env.N8N_URL || 'http://n8n:5678';
-  const apiKey = env.N8N_API_KEY ?? '';
+function safeJson(text: string): unknown {
   try {
-    if (command === 'setup') await setup(url);
-    else if (command === 'solution' || command === 'stop-runs') {
-      if (apiKey === '') throw new UsageError(`${command}: N8N_API_KEY is not set (make up makes it)`);
-      if (command === 'solution') await solution({ url, apiKey }, args);
-      else
-        console.log(
-          `stopped ${await stopUnfinishedRuns({ n8nUrl: url, apiKey })} unfinished workflow run(s)`,
-        );
-    } else throw new UsageError(command ? `unknown command '${command}'` : 'a command is needed');
-    return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`n8n: ${err.message}\n${USAGE}\n`);
-      return 2;
-    }
-    const known = err instanceof N8nError || err instanceof StopRunsError || err instanceof z.ZodError;
-    process.stderr.write(
-      `n8n: ${known ? (err as Error).message : `n8n unreachable at ${url}: ${(err as Error).message}`}\n`,
-    );
-    return 1;
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env);
+const [command, ...args] = process.argv.slice(2);
+run(command, args).then(
+  ({ lines, code }) => {
+    for (const line of lines) process.stdout.write(`${line}\n`);
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const usage = err instanceof UsageError;
+    const known =
+      usage || err instanceof N8nError || err instanceof SolutionRefused || err instanceof StopRunsError;
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      `n8n ${command ?? ''}: ${known ? message : `failed: ${message}`}${usage ? ` (${USAGE})` : ''}\n`.replace(
+        /\n(?!$)/g,
+        ' ',
+      ),
+    );
+    process.exitCode = usage ? 2 : 1;
+  },
+);

@@ -1,227 +1,323 @@
 /**
- * The project's one client of n8n (2.41.1): the REST API as the editor uses it (owner set-up, login with
- * the session cookie, API keys, workflows) and the public API (`X-N8N-API-KEY`: workflows, publishing).
- * Found by probing the pinned n8n: publishing is `POST /api/v1/workflows/<id>/activate` (public) or
- * `POST /rest/workflows/<id>/activate {versionId}` (the editor's); a webhook path another published
- * workflow holds answers 409 "There is a conflict with one of the webhooks".
+ * The project's one client of n8n (2.41.1): its public API with an API key (`X-N8N-API-KEY`, under
+ * /api/v1) and the REST API the editor uses with a login cookie (under /rest). Every answer is parsed
+ * with zod; a refusal throws N8nError with n8n's status and message. What was found by probing the
+ * pinned n8n is in docs/n8n.md ("The n8n client").
  */
 import { z } from 'zod';
 
 export class N8nError extends Error {
-  override name = 'N8nError';
   constructor(
     message: string,
-    readonly status = 0,
+    readonly status: number | null,
+    /** n8n's own message, when it gave one. */
+    readonly n8nMessage: string | null = null,
+    /** n8n's hint (for a webhook conflict: JSON naming the workflow that holds the path). */
+    readonly hint: string | null = null,
   ) {
     super(message);
   }
 }
 
-/** A workflow as n8n's APIs take it: what an export carries besides its id, tags and state. */
-export const WorkflowBodySchema = z.object({
-  name: z.string().min(1),
-  nodes: z.array(
-    z.looseObject({ name: z.string(), type: z.string(), parameters: z.record(z.string(), z.unknown()) }),
-  ),
-  connections: z.record(z.string(), z.unknown()),
-  settings: z.record(z.string(), z.unknown()).default({}),
-});
-export type WorkflowBody = z.infer<typeof WorkflowBodySchema>;
+const ErrorBodySchema = z.object({ message: z.string().optional(), hint: z.string().optional() });
 
-const WorkflowSchema = WorkflowBodySchema.extend({
-  id: z.string(),
-  active: z.boolean(),
-  versionId: z.string().optional(),
-});
+/** A node as n8n stores it; only what the lab reads is typed, the rest is kept. */
+export const WorkflowNodeSchema = z
+  .object({ name: z.string(), type: z.string(), parameters: z.record(z.string(), z.unknown()).optional() })
+  .passthrough();
+export type WorkflowNode = z.infer<typeof WorkflowNodeSchema>;
+
+export const WorkflowSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    active: z.boolean(),
+    versionId: z.string().nullish(),
+    activeVersionId: z.string().nullish(),
+    isArchived: z.boolean().optional(),
+    nodes: z.array(WorkflowNodeSchema),
+    connections: z.record(z.string(), z.unknown()),
+    /** The published version (n8n 2.x versions workflows: the draft's nodes may differ). */
+    activeVersion: z
+      .object({ nodes: z.array(WorkflowNodeSchema) })
+      .passthrough()
+      .nullish(),
+  })
+  .passthrough();
 export type Workflow = z.infer<typeof WorkflowSchema>;
 
-/** The scopes the lab's tools need: read runs, stop them, and publish the reference solution. */
-export const LAB_KEY_SCOPES = [
-  'workflow:read',
-  'workflow:list',
-  'workflow:create',
-  'workflow:update',
-  'workflow:activate',
-  'workflow:deactivate',
-  'execution:read',
-  'execution:list',
-  'execution:stop',
-] as const;
+/** What a client sends to create or update a workflow (read-only fields such as id and active left out). */
+export interface WorkflowBody {
+  name: string;
+  nodes: unknown[];
+  connections: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
 
-export interface Connection {
+export interface ClientOptions {
   /** n8n as this process reaches it, e.g. http://n8n:5678. */
   url: string;
+  timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
 
-/** One request; answers the status and the parsed JSON body (null when there is none). */
-async function request(
-  conn: Connection,
+async function call(
+  options: ClientOptions,
   method: string,
   path: string,
-  { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; json: unknown; cookies: string[] }> {
-  const res = await (conn.fetchImpl ?? fetch)(`${conn.url.replace(/\/+$/, '')}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ response: Response; json: unknown }> {
+  const { url, timeoutMs = 15_000, fetchImpl = fetch } = options;
+  let response: Response;
+  try {
+    response = await fetchImpl(`${url.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    throw new N8nError(
+      `n8n unreachable at ${url} (${err instanceof Error ? err.message : String(err)})`,
+      null,
+    );
+  }
+  const text = await response.text();
   let json: unknown = null;
   try {
     json = text === '' ? null : JSON.parse(text);
   } catch {
-    json = text;
+    json = null;
   }
-  return { status: res.status, json, cookies: res.headers.getSetCookie() };
-}
-
-function messageOf(json: unknown): string {
-  const parsed = z.object({ message: z.string() }).safeParse(json);
-  return parsed.success ? parsed.data.message : JSON.stringify(json).slice(0, 200);
-}
-
-/** Creates n8n's owner (the lab's login) unless one exists: 'created' or 'exists'. */
-export async function setUpOwner(
-  conn: Connection,
-  owner: { email: string; password: string; firstName: string; lastName: string },
-): Promise<'created' | 'exists'> {
-  const res = await request(conn, 'POST', '/rest/owner/setup', { body: owner });
-  if (res.status === 200) return 'created';
-  if (res.status === 400) return 'exists';
-  throw new N8nError(`owner set-up answered ${res.status}: ${messageOf(res.json)}`, res.status);
-}
-
-/** Logs in as the editor does; answers the session cookie for the REST API. */
-export async function logIn(conn: Connection, email: string, password: string): Promise<string> {
-  const res = await request(conn, 'POST', '/rest/login', { body: { emailOrLdapLoginId: email, password } });
-  if (res.status !== 200)
-    throw new N8nError(`login answered ${res.status}: ${messageOf(res.json)}`, res.status);
-  return res.cookies.map((c) => c.split(';')[0]).join('; ');
-}
-
-export async function createApiKey(conn: Connection, cookie: string, label: string): Promise<string> {
-  const res = await request(conn, 'POST', '/rest/api-keys', {
-    body: { label, scopes: LAB_KEY_SCOPES, expiresAt: null },
-    headers: { cookie },
-  });
-  const parsed = z.object({ data: z.object({ rawApiKey: z.string().min(1) }) }).safeParse(res.json);
-  if (res.status !== 200 || !parsed.success)
-    throw new N8nError(`making an API key answered ${res.status}: ${messageOf(res.json)}`, res.status);
-  return parsed.data.data.rawApiKey;
-}
-
-/** The public API with a key. */
-export interface PublicApi extends Connection {
-  apiKey: string;
-}
-
-export async function apiKeyWorks(api: PublicApi): Promise<boolean> {
-  const res = await request(api, 'GET', '/api/v1/workflows?limit=1', {
-    headers: { 'x-n8n-api-key': api.apiKey },
-  });
-  return res.status === 200;
-}
-
-async function publicCall(api: PublicApi, method: string, path: string, body?: unknown) {
-  const res = await request(api, method, `/api/v1${path}`, {
-    headers: { 'x-n8n-api-key': api.apiKey },
-    ...(body === undefined ? {} : { body }),
-  });
-  if (res.status >= 300)
-    throw new N8nError(`${method} ${path} answered ${res.status}: ${messageOf(res.json)}`, res.status);
-  return res.json;
-}
-
-/** Every workflow (the public API pages by cursor). */
-export async function listWorkflows(api: PublicApi): Promise<Workflow[]> {
-  const Page = z.object({ data: z.array(WorkflowSchema), nextCursor: z.string().nullish() });
-  const out: Workflow[] = [];
-  let cursor: string | null | undefined = null;
-  do {
-    const page = Page.parse(
-      await publicCall(
-        api,
-        'GET',
-        `/workflows?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      ),
+  if (!response.ok) {
+    const parsed = ErrorBodySchema.safeParse(json);
+    const message = parsed.success ? (parsed.data.message ?? null) : null;
+    const hint = parsed.success ? (parsed.data.hint ?? null) : null;
+    throw new N8nError(
+      `n8n answered ${response.status} to ${method} ${path.split('?')[0]}${message ? `: ${message}` : ''}`,
+      response.status,
+      message,
+      hint,
     );
-    out.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
+  }
+  return { response, json };
 }
 
-/** Creates the workflow, or replaces the one of the same name; answers its id. */
-export async function upsertWorkflow(
-  api: PublicApi,
-  body: WorkflowBody,
-  existing: readonly Workflow[],
-): Promise<string> {
-  const { name, nodes, connections, settings } = body;
-  const payload = { name, nodes, connections, settings };
-  const same = existing.find((w) => w.name === name);
-  const saved = WorkflowSchema.parse(
-    same
-      ? await publicCall(api, 'PUT', `/workflows/${same.id}`, payload)
-      : await publicCall(api, 'POST', '/workflows', payload),
-  );
-  return saved.id;
+function parse<T>(schema: z.ZodType<T>, json: unknown, what: string): T {
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new N8nError(`n8n's answer to ${what} is not what 2.41.1 gives`, null);
+  return parsed.data;
 }
 
-export async function publishWorkflow(api: PublicApi, id: string): Promise<void> {
-  await publicCall(api, 'POST', `/workflows/${id}/activate`);
-}
+const PageSchema = z.object({ data: z.array(WorkflowSchema), nextCursor: z.string().nullish() });
+const StoppedSchema = z.object({ stopped: z.number() });
+const ExecutionsSchema = z.object({ data: z.array(z.object({ id: z.string() }).passthrough()) });
 
-/** "METHOD path" of every Webhook node of a workflow. */
-export function webhookPathsOf(workflow: Pick<WorkflowBody, 'nodes'>): string[] {
-  return workflow.nodes
-    .filter((n) => n.type === 'n8n-nodes-base.webhook' && typeof n.parameters.path === 'string')
-    .map(
-      (n) =>
-        `${typeof n.parameters.httpMethod === 'string' ? n.parameters.httpMethod : 'GET'} ${n.parameters.path}`,
+/** n8n's public API (/api/v1) with an API key. */
+export class PublicApi {
+  private readonly headers: Record<string, string>;
+  constructor(
+    private readonly options: ClientOptions,
+    apiKey: string,
+  ) {
+    this.headers = { 'x-n8n-api-key': apiKey };
+  }
+
+  private async json(method: string, path: string, body?: unknown): Promise<unknown> {
+    return (await call(this.options, method, `/api/v1${path}`, this.headers, body)).json;
+  }
+
+  /** Every workflow (all pages); `active: true` for the published ones only. */
+  async listWorkflows(filter: { active?: boolean } = {}): Promise<Workflow[]> {
+    const all: Workflow[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const query = new URLSearchParams({ limit: '100', excludePinnedData: 'true' });
+      if (filter.active !== undefined) query.set('active', String(filter.active));
+      if (cursor) query.set('cursor', cursor);
+      const page = parse(PageSchema, await this.json('GET', `/workflows?${query}`), 'GET /workflows');
+      all.push(...page.data);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+
+  /** n8n's status for a request (never throws on a status): for probing what the key may do. */
+  async status(method: string, path: string, body?: unknown): Promise<number> {
+    try {
+      await this.json(method, path, body);
+      return 200;
+    } catch (err) {
+      if (err instanceof N8nError && err.status !== null) return err.status;
+      throw err;
+    }
+  }
+
+  /** One page of one workflow: the cheapest call that needs workflow:list. */
+  async getWorkflowsPage(): Promise<void> {
+    parse(PageSchema, await this.json('GET', '/workflows?limit=1&excludePinnedData=true'), 'GET /workflows');
+  }
+
+  async getWorkflow(id: string): Promise<Workflow> {
+    return parse(
+      WorkflowSchema,
+      await this.json('GET', `/workflows/${encodeURIComponent(id)}`),
+      'GET /workflows/{id}',
     );
+  }
+
+  async createWorkflow(body: WorkflowBody): Promise<Workflow> {
+    return parse(WorkflowSchema, await this.json('POST', '/workflows', body), 'POST /workflows');
+  }
+
+  /** A published workflow is re-published with the new version (n8n's default, publishIfActive). */
+  async updateWorkflow(id: string, body: WorkflowBody): Promise<Workflow> {
+    return parse(
+      WorkflowSchema,
+      await this.json('PUT', `/workflows/${encodeURIComponent(id)}`, body),
+      'PUT /workflows/{id}',
+    );
+  }
+
+  /** n8n 2.x "publish" (1.x "activate"): the latest version goes live. */
+  async publish(id: string): Promise<Workflow> {
+    return parse(
+      WorkflowSchema,
+      await this.json('POST', `/workflows/${encodeURIComponent(id)}/publish`, {}),
+      'publish',
+    );
+  }
+
+  async unpublish(id: string): Promise<Workflow> {
+    return parse(
+      WorkflowSchema,
+      await this.json('POST', `/workflows/${encodeURIComponent(id)}/unpublish`),
+      'unpublish',
+    );
+  }
+
+  /** Up to `limit` executions with this status (n8n's filter: new, running, waiting, error, success...). */
+  async listExecutions(status: string, limit = 1): Promise<{ id: string }[]> {
+    const query = new URLSearchParams({ limit: String(limit), status });
+    return parse(ExecutionsSchema, await this.json('GET', `/executions?${query}`), 'GET /executions').data;
+  }
+
+  /** Stops every execution with one of these statuses; returns how many n8n stopped. */
+  async stopExecutions(statuses: readonly string[]): Promise<number> {
+    return parse(StoppedSchema, await this.json('POST', '/executions/stop', { status: statuses }), 'stop')
+      .stopped;
+  }
 }
 
-/** The editor's own calls (the REST API with the login's cookie), for the scripted trainee. */
-export interface EditorSession extends Connection {
-  cookie: string;
+const ApiKeySchema = z.object({ data: z.object({ rawApiKey: z.string().min(1) }) });
+const RestWorkflowSchema = z.object({ data: WorkflowSchema });
+const RestListSchema = z.object({
+  data: z.array(z.object({ id: z.string(), name: z.string() }).passthrough()),
+});
+
+export interface Owner {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
 }
 
-const SavedSchema = z.object({ data: WorkflowSchema.extend({ versionId: z.string() }) });
-
-async function editorCall(session: EditorSession, method: string, path: string, body?: unknown) {
-  const res = await request(session, method, `/rest${path}`, {
-    headers: { cookie: session.cookie },
-    ...(body === undefined ? {} : { body }),
-  });
-  if (res.status >= 300)
-    throw new N8nError(`${method} /rest${path} answered ${res.status}: ${messageOf(res.json)}`, res.status);
-  return res.json;
+/**
+ * n8n's first user, set up once through the editor's own endpoint. n8n answers 400 "Instance owner
+ * already setup" to every later call: `exists`.
+ */
+export async function setupOwner(options: ClientOptions, owner: Owner): Promise<'created' | 'exists'> {
+  try {
+    await call(options, 'POST', '/rest/owner/setup', {}, owner);
+    return 'created';
+  } catch (err) {
+    if (err instanceof N8nError && err.status === 400 && /already setup/i.test(err.n8nMessage ?? ''))
+      return 'exists';
+    throw err;
+  }
 }
 
-/** Saves a workflow as the editor's Save does (creates it, or updates the one with that id). */
-export async function saveAsEditor(
-  session: EditorSession,
-  body: WorkflowBody,
-  id?: string,
-): Promise<Workflow & { versionId: string }> {
-  if (id === undefined) return SavedSchema.parse(await editorCall(session, 'POST', '/workflows', body)).data;
-  const current = SavedSchema.parse(await editorCall(session, 'GET', `/workflows/${id}`)).data;
-  return SavedSchema.parse(
-    await editorCall(session, 'PATCH', `/workflows/${id}`, { ...body, versionId: current.versionId }),
-  ).data;
-}
+/** The editor's REST API (/rest) as a logged-in user: the session cookie of `POST /rest/login`. */
+export class EditorSession {
+  private constructor(
+    private readonly options: ClientOptions,
+    private readonly cookie: string,
+  ) {}
 
-/** Publishes the saved version, as the editor's Publish does. */
-export async function publishAsEditor(session: EditorSession, id: string, versionId: string): Promise<void> {
-  await editorCall(session, 'POST', `/workflows/${id}/activate`, { versionId });
-}
+  static async login(options: ClientOptions, email: string, password: string): Promise<EditorSession> {
+    const { response } = await call(
+      options,
+      'POST',
+      '/rest/login',
+      {},
+      { emailOrLdapLoginId: email, password },
+    );
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0] ?? '')
+      .filter((c) => c.startsWith('n8n-auth='))
+      .join('; ');
+    if (cookie === '') throw new N8nError('n8n logged in but set no n8n-auth cookie', response.status);
+    return new EditorSession(options, cookie);
+  }
 
-/** The editor's list of workflows (id and name). */
-export async function listAsEditor(session: EditorSession): Promise<{ id: string; name: string }[]> {
-  const Page = z.object({ data: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
-  return Page.parse(await editorCall(session, 'GET', '/workflows')).data;
+  private async json(method: string, path: string, body?: unknown): Promise<unknown> {
+    return (await call(this.options, method, `/rest${path}`, { cookie: this.cookie }, body)).json;
+  }
+
+  /** A public-API key of this user with these scopes, never expiring; returns the raw key (shown once). */
+  async createApiKey(label: string, scopes: readonly string[]): Promise<string> {
+    const made = await this.json('POST', '/api-keys', { label, scopes, expiresAt: null });
+    return parse(ApiKeySchema, made, 'POST /rest/api-keys').data.rawApiKey;
+  }
+
+  /** The workflows this user sees (id and name). */
+  async listWorkflows(): Promise<{ id: string; name: string }[]> {
+    return parse(RestListSchema, await this.json('GET', '/workflows'), 'GET /rest/workflows').data;
+  }
+
+  async getWorkflow(id: string): Promise<Workflow> {
+    return parse(
+      RestWorkflowSchema,
+      await this.json('GET', `/workflows/${encodeURIComponent(id)}`),
+      'GET /rest/workflows/{id}',
+    ).data;
+  }
+
+  /** The editor's Save of a new workflow. */
+  async createWorkflow(body: WorkflowBody): Promise<Workflow> {
+    return parse(RestWorkflowSchema, await this.json('POST', '/workflows', body), 'POST /rest/workflows')
+      .data;
+  }
+
+  /** The editor's Save: a new version when nodes or connections changed (versionId changes then). */
+  async updateWorkflow(id: string, body: WorkflowBody): Promise<Workflow> {
+    const path = `/workflows/${encodeURIComponent(id)}`;
+    return parse(RestWorkflowSchema, await this.json('PATCH', path, body), 'PATCH /rest/workflows/{id}').data;
+  }
+
+  /** The editor's Publish: puts this version live (n8n 2.x names the endpoint `activate`). */
+  async publish(id: string, versionId: string): Promise<Workflow> {
+    const path = `/workflows/${encodeURIComponent(id)}/activate`;
+    return parse(
+      RestWorkflowSchema,
+      await this.json('POST', path, { versionId }),
+      'POST /rest/workflows/{id}/activate',
+    ).data;
+  }
+
+  /** The editor's Unpublish. */
+  async unpublish(id: string): Promise<Workflow> {
+    const path = `/workflows/${encodeURIComponent(id)}/deactivate`;
+    return parse(
+      RestWorkflowSchema,
+      await this.json('POST', path, {}),
+      'POST /rest/workflows/{id}/deactivate',
+    ).data;
+  }
 }

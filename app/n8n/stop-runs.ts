@@ -4,6 +4,8 @@
  * or call the mock API. `make reset` and the console's Reset call this before they clear the mock API,
  * so that no run of the previous exercise can write into the next one.
  */
+import { N8nError, PublicApi } from './client.js';
+
 const STOPPABLE = ['queued', 'running', 'waiting'] as const;
 /** The statuses n8n's list filter knows for the same runs (`queued` is `new` there). */
 const UNFINISHED = ['new', 'running', 'waiting'] as const;
@@ -23,32 +25,31 @@ export class StopRunsError extends Error {}
 /** Returns how many runs it stopped; throws StopRunsError when n8n refuses or runs are left. */
 export async function stopUnfinishedRuns(options: StopRunsOptions): Promise<number> {
   const { n8nUrl, apiKey, timeoutMs = 10_000, fetchImpl = fetch } = options;
-  const base = `${n8nUrl.replace(/\/+$/, '')}/api/v1/executions`;
-  const headers = { 'content-type': 'application/json', 'x-n8n-api-key': apiKey };
+  const api = new PublicApi({ url: n8nUrl, timeoutMs, fetchImpl }, apiKey);
   const deadline = Date.now() + timeoutMs;
   let stopped = 0;
   for (;;) {
-    const answer = await fetchImpl(`${base}/stop`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ status: STOPPABLE }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!answer.ok) throw new StopRunsError(`n8n answered ${answer.status} to stopping the runs`);
-    const { stopped: count } = (await answer.json()) as { stopped?: unknown };
-    stopped += typeof count === 'number' ? count : 0;
+    try {
+      stopped += await api.stopExecutions(STOPPABLE);
+    } catch (err) {
+      throw asStopError(err, 'stopping the runs');
+    }
     let left = 0;
     for (const status of UNFINISHED) {
-      const list = await fetchImpl(`${base}?limit=1&status=${status}`, {
-        headers,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!list.ok) throw new StopRunsError(`n8n answered ${list.status} to listing the ${status} runs`);
-      const { data } = (await list.json()) as { data?: unknown };
-      left += Array.isArray(data) ? data.length : 0;
+      try {
+        left += (await api.listExecutions(status, 1)).length;
+      } catch (err) {
+        throw asStopError(err, `listing the ${status} runs`);
+      }
     }
     if (left === 0) return stopped;
     if (Date.now() > deadline) throw new StopRunsError(`runs still unfinished after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+function asStopError(err: unknown, what: string): Error {
+  if (err instanceof N8nError && err.status !== null)
+    return new StopRunsError(`n8n answered ${err.status} to ${what}`);
+  return err instanceof Error ? err : new Error(String(err));
 }

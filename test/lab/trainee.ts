@@ -1,110 +1,115 @@
 /**
- * The scripted trainee of `make test-lab`: does what a trainee does in n8n's editor, through the editor's
- * own REST API with the lab's login (never a database import). `--upto validate|enrich|all` saves the
- * trainee's workflow built up to that stage (the first time it creates it, later it updates it) and
- * publishes it; `all` also builds and publishes the rollback workflow. The nodes are the reference's
- * (what a trainee following the guide builds), under the trainee's own names and webhook ids.
- *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... npx tsx test/lab/trainee.ts --n8n http://127.0.0.1:5678 --upto enrich
- * One line per action; exit 1 with one line when n8n refuses.
+ * The scripted trainee: does what a trainee does in the n8n editor, through the editor's REST API with the
+ * trainee's own login (never a database import). `--upto STAGE` saves the trainee's workflow as built up
+ * to that stage (app/workflow/n8n/partial.ts): created the first time under the trainee's own name,
+ * updated on later steps, published each time (from `rollback` on, and for `all`, the rollback workflow
+ * too), then waits until n8n listens on its webhook path. `--unpublish` unpublishes the trainee's workflows.
+ *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... npx tsx test/lab/trainee.ts --n8n http://127.0.0.1:5678 --upto validate
+ *   (or the login as {"email","password"} on stdin). One line per action; exit 1 with one line on failure,
+ *   2 on usage.
  */
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import {
-  type EditorSession,
-  listAsEditor,
-  logIn,
-  publishAsEditor,
-  saveAsEditor,
-  type WorkflowBody,
-  WorkflowBodySchema,
-} from '../../app/n8n/client.js';
+import { EditorSession, type Workflow, type WorkflowBody } from '../../app/n8n/client.js';
+import { liveWebhooks, postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
+import { TRAINEE_STAGES, type TraineeStage, traineeWorkflows } from '../../app/workflow/n8n/partial.js';
 
-/** The nodes a trainee has built when they check each step (the reference's names). */
-const VALIDATE = [
-  'Webhook',
-  'Settings',
-  'Validate',
-  'Valid?',
-  'Notify validation error',
-  'Stop: alert rejected',
-];
-const ENRICH = [...VALIDATE, 'Enrich', 'Check identity', 'Identity ok?'];
-export const STEPS = { validate: VALIDATE, enrich: ENRICH, all: null } as const;
-type Step = keyof typeof STEPS;
+export const TRAINEE_NAMES = {
+  response: 'My Suspicious Login Response',
+  rollback: 'My Suspicious Login Rollback',
+};
+const LISTEN_TIMEOUT_MS = 30_000;
 
-const RESPONSE = 'docker/n8n/workflows/suspicious-login-response.json';
-const ROLLBACK = 'docker/n8n/workflows/suspicious-login-rollback.json';
+const LoginSchema = z.object({ email: z.string().min(1), password: z.string().min(1) });
+class Usage extends Error {}
 
-const Connections = z.record(
-  z.string(),
-  z.object({ main: z.array(z.array(z.looseObject({ node: z.string() })).nullable()) }),
-);
-
-/**
- * The workflow with only the named nodes, and only the arrows between them: what the editor holds once
- * the trainee has built that far (an output with nothing joined yet stays empty).
- */
-export function upTo(workflow: WorkflowBody, keep: readonly string[] | null): WorkflowBody {
-  if (keep === null) return workflow;
-  const kept = new Set(keep);
-  const connections = Object.fromEntries(
-    Object.entries(Connections.parse(workflow.connections))
-      .filter(([from]) => kept.has(from))
-      .map(([from, { main }]) => [
-        from,
-        { main: main.map((out) => (out ?? []).filter((c) => kept.has(c.node))) },
-      ]),
-  );
-  return { ...workflow, nodes: workflow.nodes.filter((n) => kept.has(n.name)), connections };
-}
-
-/** The trainee's own copy: their workflow's name, fresh webhook ids (the reference's are its own). */
-function asTrainees(workflow: WorkflowBody): WorkflowBody {
-  return {
-    ...workflow,
-    name: `My ${workflow.name}`,
-    nodes: workflow.nodes.map((n) => ('webhookId' in n ? { ...n, webhookId: randomUUID() } : n)),
-  };
-}
-
-function load(file: string): WorkflowBody {
-  return WorkflowBodySchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-}
-
-/** Saves (creating or updating by name, as a trainee reopens their workflow) and publishes. */
-async function saveAndPublish(session: EditorSession, workflow: WorkflowBody): Promise<void> {
-  const existing = (await listAsEditor(session)).find((w) => w.name === workflow.name);
-  const saved = await saveAsEditor(session, workflow, existing?.id);
-  await publishAsEditor(session, saved.id, saved.versionId);
-  console.log(
-    `trainee: ${existing ? 'updated' : 'created'} and published '${workflow.name}' (${workflow.nodes.length} nodes)`,
-  );
-}
-
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { n8n: { type: 'string' }, upto: { type: 'string' } } });
-  const step = z.enum(['validate', 'enrich', 'all']).safeParse(values.upto);
-  const email = process.env.TRAINEE_EMAIL;
-  const password = process.env.TRAINEE_PASSWORD;
-  if (!values.n8n || !step.success || !email || !password) {
-    console.error(
-      'trainee: usage: TRAINEE_EMAIL=.. TRAINEE_PASSWORD=.. trainee.ts --n8n URL --upto validate|enrich|all',
-    );
-    return 2;
-  }
+async function login(): Promise<z.infer<typeof LoginSchema>> {
+  const fromEnv = LoginSchema.safeParse({
+    email: process.env.TRAINEE_EMAIL,
+    password: process.env.TRAINEE_PASSWORD,
+  });
+  if (fromEnv.success) return fromEnv.data;
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  let json: unknown = null;
   try {
-    const url = values.n8n;
-    const session = { url, cookie: await logIn({ url }, email, password) };
-    const upto: Step = step.data;
-    await saveAndPublish(session, asTrainees(upTo(load(RESPONSE), STEPS[upto])));
-    if (upto === 'all') await saveAndPublish(session, asTrainees(load(ROLLBACK)));
-    return 0;
-  } catch (err) {
-    console.error(`trainee: ${(err as Error).message}`);
-    return 1;
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const fromStdin = LoginSchema.safeParse(json);
+  if (!fromStdin.success)
+    throw new Usage(
+      'no login: set TRAINEE_EMAIL and TRAINEE_PASSWORD, or give {"email","password"} on stdin',
+    );
+  return fromStdin.data;
+}
+
+async function waitFor(n8n: string, path: string, listening: boolean): Promise<void> {
+  const deadline = Date.now() + LISTEN_TIMEOUT_MS;
+  while ((await postWebhookListening(n8n, path)) !== listening) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `n8n ${listening ? 'does not listen' : 'still listens'} on POST /webhook/${path} after ${LISTEN_TIMEOUT_MS / 1000} s`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main();
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { n8n: { type: 'string' }, upto: { type: 'string' }, unpublish: { type: 'boolean' } },
+  });
+  if (!values.n8n || (values.upto === undefined) === (values.unpublish !== true)) {
+    throw new Usage('usage: trainee.ts --n8n URL (--upto STAGE|all | --unpublish)');
+  }
+  const n8n = values.n8n;
+  const { email, password } = await login();
+  const session = await EditorSession.login({ url: n8n }, email, password);
+  const mine = (await session.listWorkflows()).filter(
+    (w) => w.name === TRAINEE_NAMES.response || w.name === TRAINEE_NAMES.rollback,
+  );
+
+  if (values.unpublish) {
+    for (const { id } of mine) {
+      const workflow = await session.getWorkflow(id);
+      if (!workflow.active) continue;
+      const paths = liveWebhooks(workflow).map((l) => l.path);
+      await session.unpublish(id);
+      for (const path of paths) await waitFor(n8n, path, false);
+      console.log(`unpublished "${workflow.name}" (id ${id})`);
+    }
+    return;
+  }
+
+  const stages: (TraineeStage | 'all')[] = [...TRAINEE_STAGES, 'all'];
+  const stage = stages.find((s) => s === values.upto);
+  if (!stage) throw new Usage(`--upto takes one of ${stages.join(', ')}`);
+  for (const built of traineeWorkflows(stage, TRAINEE_NAMES)) {
+    const body: WorkflowBody = {
+      name: built.name,
+      nodes: built.nodes,
+      connections: built.connections,
+      settings: built.settings,
+    };
+    const existing = mine.find((w) => w.name === built.name);
+    const saved: Workflow = existing
+      ? await session.updateWorkflow(existing.id, body)
+      : await session.createWorkflow(body);
+    console.log(
+      `${existing ? 'saved' : 'created'} "${saved.name}" (id ${saved.id}, ${built.nodes.length} nodes)`,
+    );
+    if (!saved.versionId) throw new Error(`n8n gave "${saved.name}" no versionId to publish`);
+    await session.publish(saved.id, saved.versionId);
+    for (const { path } of webhooksOf(built.nodes)) {
+      await waitFor(n8n, path, true);
+      console.log(`published "${saved.name}": listening on POST /webhook/${path}`);
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`trainee: ${err instanceof Error ? err.message : String(err)}`.replace(/\n/g, ' '));
+  process.exitCode = err instanceof Usage ? 2 : 1;
+});
