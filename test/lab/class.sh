@@ -45,8 +45,20 @@ class_up() {
   check "make up LAB=b is the same lab: already up" same_lab_b
 }
 
-same_lab_b() { make_lab up LAB=b | grep -q 'already up'; }
+same_lab_b() {
+  local out
+  out=$(make_lab up LAB=b 2>&1) || return 1
+  grep -q 'already up' <<<"$out"
+}
 console_state() { in_ns curl -s "http://127.0.0.1:$1/api/state"; }
+# console_shows PORT TEXT: the console on PORT shows TEXT within 10 s (it polls the mock API every second).
+console_shows() {
+  for _ in $(seq 20); do
+    grep -q "$2" <<<"$(console_state "$1")" && return 0
+    sleep 0.5
+  done
+  return 1
+}
 solution_then_check() { make_lab solution LAB="$1" >/dev/null && make_lab check LAB="$1" STAGE="$2" >/dev/null; }
 
 # ip_on PROJECT SERVICE NETWORK: a container's address on one of its project's networks.
@@ -68,15 +80,16 @@ class_isolation() {
   refute "lab a's console -> lab b's console ($b_console:8088)" fetch_in "$a_console" "http://$b_console:8088/api/session"
   make_lab solution LAB=b >/dev/null
   in_ns bash -c 'LAB=b bash docker/lab.sh api POST /notify "{\"channel\":\"email\",\"recipient\":\"x\",\"message\":\"only-in-lab-b\"}"' >/dev/null
-  check "control: lab b's console shows lab b's own notification" grep -q only-in-lab-b <<<"$(console_state 8090)"
-  refute "lab a's console does not show it (GET http://127.0.0.1:8089/api/state)" grep -q only-in-lab-b <<<"$(console_state 8089)"
+  check "control: lab b's console shows lab b's own notification" console_shows 8090 only-in-lab-b
+  refute "lab a's console does not show it (GET http://127.0.0.1:8089/api/state)" console_shows 8089 only-in-lab-b
 }
 
-# Event ids lab a's check sent (its report) that appear in lab b's state.
+# Event ids of lab a's last check (in its state: the checker leaves its last alert's records) that appear
+# in lab b's state; "no event id" when lab a holds none (then the check proves nothing).
 lab_b_holds_events_of_a() {
   local ids
-  ids=$(grep -o '"evt-[a-z0-9-]*"' reports/a/check-last.json | sort -u)
-  [ -n "$ids" ] || { echo "no event id in lab a's report"; return 0; }
+  ids=$(in_ns bash -c 'LAB=a bash docker/lab.sh state' | grep -o '"evt-chk-[A-Za-z0-9-]*"' | sort -u)
+  [ -n "$ids" ] || { echo "no event id in lab a's state"; return 0; }
   in_ns bash -c 'LAB=b bash docker/lab.sh state' | grep -oFf <(echo "$ids") | head -n 3
 }
 
@@ -135,6 +148,22 @@ class_down_one() {
     "$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)"
 }
 
+# Published beyond loopback (LAB_BIND), the console answers on that address only and nothing but its
+# login without the lab's secret; with it, the state.
+bound_console_asks_for_the_secret() {
+  local env=labs/offline.env port secret jar=$WORK/console.jar
+  port=$(env_of "$env" LAB_CONSOLE_PORT)
+  secret=$(env_of "$env" CONSOLE_SECRET)
+  check "the settings hold a console secret for the published lab" test -n "$secret"
+  check "without it: GET /api/state answers 401 on 127.0.0.2:$port" \
+    test "$(http_code GET "http://127.0.0.2:$port/api/state")" = 401
+  refute "nothing listens on 127.0.0.1:$port" in_ns curl -s -o /dev/null "http://127.0.0.1:$port/"
+  in_ns curl -s -o /dev/null -c "$jar" -X POST "http://127.0.0.2:$port/login" --data-urlencode "secret=$secret" \
+    -H "origin: http://127.0.0.2:$port"
+  check "with the secret (POST /login), the console's state" \
+    test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" "http://127.0.0.2:$port/api/state")" = 200
+}
+
 class_bundle() {
   log "offline: make bundle, the images removed, make up LAB_BUNDLE=..."
   local bundle=$WORK/soar-lab-images.tar.gz image
@@ -146,8 +175,9 @@ class_bundle() {
     docker rmi -f "$image" >/dev/null 2>&1 || true
   done
   check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"
-  check "make up LAB=offline LAB_BUNDLE=... loads the images and starts (no registry, no build)" \
-    make_lab up LAB=offline LAB_BUNDLE="$bundle"
+  check "make up LAB=offline LAB_BUNDLE=... LAB_BIND=127.0.0.2 loads the images and starts (no registry, no build)" \
+    make_lab up LAB=offline LAB_BUNDLE="$bundle" LAB_BIND=127.0.0.2
+  bound_console_asks_for_the_secret
   check "make solution LAB=offline, then make check LAB=offline STAGE=validate passes" solution_then_check offline validate
   check "make down LAB=offline" make_lab down LAB=offline
   check_nothing_left soar-lab-offline "$ROOT/labs/offline.env"

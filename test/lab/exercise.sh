@@ -3,7 +3,7 @@
 # with nothing published; the scripted trainee (test/lab/trainee.ts) builds a workflow in three steps
 # through n8n's REST API with the lab's login, and after each `make check` passes that stage and fails the
 # next with its hint; then the hardening, who reaches whom, `make reset` and `make down`. Every make
-# command runs as a trainer types it, without Node.js. Sets the figures UP_SECONDS, STEP_SECONDS, IDLE_MIB.
+# command runs as a trainer types it, without Node.js. Sets the figures UP_SECONDS, IDLE_MIB and $WORK/step-times.
 
 EDITOR=http://127.0.0.1:5678
 ENV_FILE=$ROOT/.env
@@ -21,7 +21,8 @@ check_stage() {
   local started=$SECONDS
   LAST_RC=0
   make_lab check STAGE="$1" >"$WORK/check-$1.log" 2>&1 || LAST_RC=$?
-  STEP_SECONDS="${STEP_SECONDS:+$STEP_SECONDS, }$1 $((SECONDS - started)) s"
+  # A file, not a variable: check runs its command in a subshell.
+  echo "$1 $((SECONDS - started)) s (exit $LAST_RC)" >>"$WORK/step-times"
   return "$LAST_RC"
 }
 passes_stage() { check_stage "$1" || { tail -n 15 "$WORK/check-$1.log"; return 1; }; }

@@ -125,7 +125,7 @@ esac
 
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
-  "images ${IMAGES_SECONDS} s; make up to ready ${UP_SECONDS:-?} s; checks: ${STEP_SECONDS:-?};" \
+  "images ${IMAGES_SECONDS} s; make up to ready ${UP_SECONDS:-?} s; checks: $(paste -sd, "$WORK/step-times" 2>/dev/null);" \
   "one lab's memory idle ${IDLE_MIB:-?} MiB; make down ${DOWN_SECONDS:-?} s;" \
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
