@@ -133,8 +133,9 @@ export class CheckRunner {
       });
     }
     this.#timer = setTimeout(() => {
-      const minutes = Math.round((this.#opts.timeoutMs ?? CHECK_TIMEOUT_MS) / 60_000);
-      this.#kill(`stopped by the console after ${minutes} min (the check's time limit)`);
+      const ms = this.#opts.timeoutMs ?? CHECK_TIMEOUT_MS;
+      const limit = ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
+      this.#kill(`stopped by the console after ${limit} (the check's time limit)`);
     }, this.#opts.timeoutMs ?? CHECK_TIMEOUT_MS);
     child.on('error', (err) => this.#line(`console: could not start the checker: ${err.message}`));
     child.on('close', (code, signal) => {

@@ -381,19 +381,17 @@ function render(): void {
   renderCases(s.cases);
   fill(
     $('notifications'),
-    [...s.notifications]
-      .reverse()
-      .map((n) =>
-        h(
-          'li',
-          { class: n.channel === 'approval' ? 'approval-note' : '' },
-          h('span', {
-            class: 'meta',
-            text: `${time(n.accepted_at)} · ${n.channel || 'notify'} → ${n.recipient || '–'}`,
-          }),
-          h('span', { text: n.subject || n.message }),
-        ),
+    [...s.notifications].reverse().map((n) =>
+      h(
+        'li',
+        { class: n.channel === 'approval' ? 'approval-note' : '' },
+        h('span', {
+          class: 'meta',
+          text: `${time(n.accepted_at)} · ${n.channel || 'notify'} → ${n.recipient || '–'}`,
+        }),
+        h('span', { text: n.subject || n.message }),
       ),
+    ),
     'No notifications.',
   );
   fill(
