@@ -221,7 +221,11 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     if (b instanceof Response) return b;
     if (!deps.checks) return unavailable(c);
     const started = deps.checks.start(b.stage);
-    if (started.ok) return c.json({ ok: true, message: `Checking ${b.stage}…`, run: started.view }, 202);
+    if (started.ok)
+      return c.json(
+        { ok: true, message: `check of ${b.stage} started; its lines appear under Check`, run: started.view },
+        202,
+      );
     if (started.reason === 'unavailable') return unavailable(c, deps.checks.view.unavailable);
     const run = deps.checks.view;
     const message = `A check (${run.stage}, started ${run.started_at}) is running already; wait for it to finish.`;
