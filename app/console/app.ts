@@ -6,7 +6,9 @@ import { webhookUrl } from '../lab/webhook-path.js';
 import { CaseModeSchema } from '../schemas/control.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERT_KINDS, TEST_ALERTS } from '../workflow/scenario.js';
-import { CLIENT_CSS, CLIENT_JS } from './assets.js';
+import { CLIENT_CSS, clientScript } from './assets.js';
+import type { CheckRunner } from './check-run.js';
+import { CheckStageSchema } from './check-view.js';
 import type { StateFeed } from './feed.js';
 import { renderFields } from './fields-page.js';
 import { guard, refuse } from './guard.js';
@@ -36,6 +38,8 @@ export interface ConsoleDeps {
    * run of the previous exercise writes into the next (the compose lab, with the lab's n8n API key).
    */
   stopRuns?: () => Promise<number>;
+  /** The Check control: runs the stage checker as a child process, one run at a time. */
+  checks?: CheckRunner;
   /** Retry window for n8n's 409 "running already" (ms). */
   resumeRetryMs?: number;
   fetchImpl?: typeof fetch;
@@ -50,6 +54,7 @@ const ApproveBody = z.object({
   approver: z.string().trim().min(1).max(64),
 });
 const AlertBody = z.object({ kind: z.enum(TEST_ALERT_KINDS) });
+const CheckBody = z.object({ stage: CheckStageSchema });
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const { feed, api } = deps;
@@ -95,7 +100,9 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   }
 
   app.get('/', (c) => c.html(renderPage(deps.token)));
-  app.get('/console.js', (c) => c.body(CLIENT_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  app.get('/console.js', async (c) =>
+    c.body(await clientScript(), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
   app.get('/console.css', (c) => c.body(CLIENT_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/openapi.json', async (c) => c.json(await openApi()));
   app.get('/fields', async (c) => c.html(renderFields(await openApi())));
@@ -111,15 +118,22 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
         await stream.writeSSE({ event: 'state', id: String(view.version), data: JSON.stringify(view) });
       };
       const unsubscribe = feed.subscribe(() => void send());
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), 15_000);
-      stream.onAbort(() => {
-        unsubscribe();
-        clearInterval(heartbeat);
+      // The Check control's run (its state) and each line the checker prints, as they come.
+      const unfollow = deps.checks?.subscribe((event) => {
+        const data = JSON.stringify(event.kind === 'run' ? event.view : { n: event.n, text: event.text });
+        void stream.writeSSE({ event: `check-${event.kind}`, data });
       });
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), 15_000);
+      const end = () => {
+        unsubscribe();
+        unfollow?.();
+        clearInterval(heartbeat);
+      };
+      stream.onAbort(end);
       await send();
+      if (deps.checks) await stream.writeSSE({ event: 'check-run', data: JSON.stringify(deps.checks.view) });
       while (!stream.aborted && !stream.closed) await stream.sleep(60_000);
-      unsubscribe();
-      clearInterval(heartbeat);
+      end();
     }),
   );
 
@@ -201,8 +215,30 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }
   });
 
+  app.get('/api/check', (c) => (deps.checks ? c.json(deps.checks.view) : unavailable(c)));
+  app.post('/api/check', async (c) => {
+    const b = await body(c, CheckBody);
+    if (b instanceof Response) return b;
+    if (!deps.checks) return unavailable(c);
+    const started = deps.checks.start(b.stage);
+    if (started.ok)
+      return c.json(
+        { ok: true, message: `check of ${b.stage} started; its lines appear under Check`, run: started.view },
+        202,
+      );
+    if (started.reason === 'unavailable') return unavailable(c, deps.checks.view.unavailable);
+    const run = deps.checks.view;
+    const message = `A check (${run.stage}, started ${run.started_at}) is running already; wait for it to finish.`;
+    return c.json({ ok: false, error: { code: 'check_running', message }, run }, 409);
+  });
+
   app.notFound((c) => refuse(c, 404, 'not_found', 'No such page.'));
   return app;
+}
+
+function unavailable(c: Context, reason?: string | null) {
+  const message = reason ?? 'This console cannot run the stage checker; use make check.';
+  return c.json({ ok: false, error: { code: 'check_unavailable', message } }, 503);
 }
 
 function describeResume(status: number, attempts: number): string {

@@ -1,245 +1,23 @@
 /**
  * The page's script and style, served as /console.js and /console.css (the CSP allows only same-origin
- * files). Plain browser JavaScript with no build step; kept here so `tsc` carries it into dist/ and the
- * image needs nothing else. It draws /api/events' views with textContent only (never innerHTML).
+ * files). The script is app/console/client/ bundled by esbuild (app/console/client-build.ts): the file
+ * `npm run build` writes beside this module in dist/, or, run from source, bundled in memory once.
  */
-export const CLIENT_JS = `'use strict';
-(function () {
-  var token = document.querySelector('meta[name="console-token"]').content;
-  var view = null;
-  var openCases = new Set();
-  var $ = function (id) { return document.getElementById(id); };
+import { readFile } from 'node:fs/promises';
 
-  function h(tag, attrs) {
-    var el = document.createElement(tag);
-    for (var k in attrs || {}) {
-      if (k === 'text') el.textContent = attrs[k];
-      else if (k === 'class') el.className = attrs[k];
-      else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), attrs[k]);
-      else if (attrs[k] !== undefined && attrs[k] !== null) el.setAttribute(k, attrs[k]);
-    }
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c === null || c === undefined) continue;
-      el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return el;
-  }
-  function fill(el, nodes, empty, cols) {
-    el.replaceChildren();
-    if (nodes.length === 0) {
-      el.append(cols ? h('tr', {}, h('td', { colspan: String(cols), class: 'empty', text: empty })) : h('li', { class: 'empty', text: empty }));
-    } else nodes.forEach(function (n) { el.append(n); });
-  }
-  function serviceNow() { return Date.now() + (view ? view.service_offset_ms : 0); }
-  function time(iso) { return iso ? iso.slice(11, 19) : '–'; }
-  function left(ms) {
-    if (ms <= 0) return 'expired';
-    var s = Math.ceil(ms / 1000), m = Math.floor(s / 60);
-    return m + ':' + String(s % 60).padStart(2, '0');
-  }
-  function brief(v) {
-    if (v === undefined || v === null) return '–';
-    if (typeof v !== 'object') return String(v);
-    var keys = ['status', 'blocked', 'verified', 'result', 'state', 'expires_at'];
-    for (var i = 0; i < keys.length; i++) {
-      var x = v[keys[i]];
-      if (x === undefined) continue;
-      return keys[i] + ': ' + (typeof x === 'string' && /^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(x) ? time(x) : String(x));
-    }
-    return JSON.stringify(v).slice(0, 40);
-  }
-  function say(text, kind) {
-    var m = $('message');
-    m.textContent = text;
-    m.dataset.kind = kind || 'info';
-  }
+let script: Promise<string> | undefined;
 
-  async function post(path, body) {
-    var res = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-console-token': token },
-      body: JSON.stringify(body),
-    });
-    var json = {};
-    try { json = await res.json(); } catch (e) { /* not JSON */ }
-    return { status: res.status, json: json };
-  }
-  async function act(label, path, body) {
-    say(label + '…', 'info');
-    try {
-      var r = await post(path, body);
-      var j = r.json || {};
-      var a = j.answer || {};
-      var text = j.message || (j.error && j.error.message) || (a.error && a.error.message) ||
-        (a.now ? 'the service clock is now ' + a.now.slice(0, 19).replace('T', ' ') :
-        a.reset ? 'everything cleared, the connector healthy, the clock back to real time' :
-        a.case_mode ? 'the case connector is now ' + a.case_mode + ' (was ' + a.previous_mode + ')' :
-        'answered ' + (j.status || r.status));
-      say(label + ': ' + text, j.ok ? 'ok' : 'bad');
-      return j;
-    } catch (e) {
-      say(label + ': the console did not answer (' + e.message + ')', 'bad');
-      return {};
-    }
-  }
-
-  function renderApprovals(list) {
-    var nodes = list.map(function (a) {
-      var d = a.decision;
-      var state = a.status === 'pending' ? 'waiting for a decision' :
-        a.status === 'answered' ? (d.decision === 'approve' ? 'approved' : 'rejected') + ' by ' + d.approver :
-        'closed: the case is written' + (d ? ' (' + d.decision + 'd by ' + d.approver + ')' : '');
-      var buttons = a.status === 'pending' ? h('div', { class: 'decide' },
-        h('button', { class: 'approve solid', type: 'button', onclick: function () { decide(a, 'approve'); } }, 'Approve'),
-        h('button', { class: 'reject', type: 'button', onclick: function () { decide(a, 'reject'); } }, 'Reject')) : null;
-      return h('article', { class: 'approval ' + a.status, 'data-event': a.event_id || '' },
-        h('div', { class: 'approval-head' }, h('strong', { text: a.subject }), h('span', { class: 'tag ' + a.status, text: state })),
-        h('p', { text: a.message }),
-        h('p', { class: 'meta', text: 'event ' + (a.event_id || '–') + ' · requested ' + time(a.accepted_at) }),
-        buttons);
-    });
-    var box = $('approvals');
-    box.replaceChildren();
-    if (nodes.length === 0) box.append(h('p', { class: 'empty', text: 'No approval requests.' }));
-    nodes.forEach(function (n) { box.append(n); });
-  }
-  async function decide(a, decision) {
-    var approver = $('approver').value.trim();
-    if (!approver) { say('Type an approver name first.', 'bad'); $('approver').focus(); return; }
-    localStorage.setItem('approver', approver);
-    document.querySelectorAll('.approval button').forEach(function (b) { b.disabled = true; });
-    await act((decision === 'approve' ? 'Approve ' : 'Reject ') + (a.event_id || ''), '/api/approve',
-      { resume_url: a.resume_url, decision: decision, approver: approver });
-    document.querySelectorAll('.approval button').forEach(function (b) { b.disabled = false; });
-  }
-
-  function renderCases(cases) {
-    var rows = [];
-    cases.slice().sort(function (a, b) { return a.updated_at < b.updated_at ? 1 : -1; }).forEach(function (c) {
-      var open = openCases.has(c.event_id);
-      rows.push(h('tr', { class: 'case-row' + (open ? ' open' : ''), 'data-event': c.event_id, tabindex: '0',
-        onclick: function () { open ? openCases.delete(c.event_id) : openCases.add(c.event_id); renderCases(view.state.cases); } },
-        h('td', { class: 'mono', text: c.event_id }), h('td', { text: brief(c.final_action) }),
-        h('td', { class: 'result', text: brief(c.result) }), h('td', { class: 'approver', text: brief(c.approver) }),
-        h('td', { text: brief(c.verification) }), h('td', { text: brief(c.expiry) }), h('td', { text: brief(c.rollback) }),
-        h('td', { text: String(c.revision) }), h('td', { text: time(c.updated_at) })));
-      if (open) rows.push(h('tr', { class: 'case-detail' }, h('td', { colspan: '9' }, h('pre', { text: JSON.stringify(c, null, 2) }))));
-    });
-    fill($('cases'), rows, 'No cases yet.', 9);
-  }
-
-  // The stage checker's report (app/acceptance/check/report-schema.ts on the checker branch: passed,
-  // stages[{stage, status, counts}], results[{stage, expectation, status, hint}]), read loosely.
-  function renderCheck(check) {
-    var box = $('check');
-    box.replaceChildren();
-    if (!check || typeof check !== 'object') return;
-    var verdict = check.passed === true ? 'pass' : check.passed === false ? 'fail' : (check.verdict || check.status || '');
-    box.append(h('h3', { text: 'Last stage check' + (verdict ? ': ' + verdict : '') }),
-      h('p', { class: 'meta', text: [check.target, check.requested && 'up to ' + check.requested,
-        check.finished_at && 'finished ' + time(check.finished_at), check.unreadable].filter(Boolean).join(' · ') }));
-    var list = h('ul', { class: 'checks' });
-    var stages = Array.isArray(check.stages) ? check.stages : [];
-    var results = Array.isArray(check.results) ? check.results : [];
-    var items = stages.length ? stages : results;
-    items.slice(0, 40).forEach(function (it) {
-      var name = String(it.stage || it.name || it.expectation || JSON.stringify(it).slice(0, 40));
-      var v = String(it.status || it.verdict || '?');
-      var c = it.counts;
-      list.append(h('li', { class: 'verdict-' + v }, h('b', { text: v }), ' ' + name +
-        (c ? ' (' + c.pass + ' pass, ' + c.fail + ' fail' + (c.unjudged ? ', ' + c.unjudged + ' unjudged' : '') + ')' : '')));
-    });
-    results.filter(function (r) { return r.status === 'fail'; }).slice(0, 10).forEach(function (r) {
-      list.append(h('li', { class: 'hint' }, h('span', { class: 'meta', text: String(r.stage) + ': ' }),
-        String(r.expectation || '') + (r.hint ? ' → ' + r.hint : '')));
-    });
-    box.append(list);
-  }
-
-  function render() {
-    var s = view.state;
-    $('conn').textContent = view.error ? 'mock API unreachable' : 'live';
-    $('conn').dataset.state = view.error ? 'down' : 'live';
-    $('source').textContent = 'mock API: ' + view.source + (view.error ? ' · ' + view.error : '') + ' · view ' + view.version;
-    renderApprovals(view.approvals);
-    renderCheck(view.check);
-    if (!s) return;
-    $('case-mode').textContent = s.case_mode;
-    $('case-mode').dataset.mode = s.case_mode;
-    var hl = view.health;
-    var cap = function (n, k) { return hl && hl.limits && hl.limits[k] ? n + ' / ' + hl.limits[k] : String(n); };
-    $('count-cases').textContent = cap(s.cases.length, 'cases');
-    $('count-notifications').textContent = cap(s.notifications.length, 'notifications');
-    $('count-blocklist').textContent = String(s.blocklist.length);
-    fill($('blocklist'), s.blocklist.map(function (b) {
-      return h('tr', { class: 'block', 'data-ip': b.ip }, h('td', { class: 'mono', text: b.ip }),
-        h('td', { class: 'mono', text: b.event_id }), h('td', { text: time(b.expires_at) }),
-        h('td', { class: 'countdown', 'data-expires': b.expires_at }));
-    }), 'Nothing blocked.', 4);
-    fill($('history'), s.blocklist_history.slice().reverse().map(function (b) {
-      return h('tr', { class: 'removed', 'data-ip': b.ip }, h('td', { class: 'mono', text: b.ip }),
-        h('td', { class: 'mono', text: b.event_id }), h('td', { text: time(b.removed_at) }),
-        h('td', { class: 'why ' + b.removed_reason, text: b.removed_reason }));
-    }), 'No history.', 4);
-    renderCases(s.cases);
-    fill($('notifications'), s.notifications.slice().reverse().map(function (n) {
-      return h('li', { class: n.channel === 'approval' ? 'approval-note' : '' },
-        h('span', { class: 'meta', text: time(n.accepted_at) + ' · ' + (n.channel || 'notify') + ' → ' + (n.recipient || '–') }),
-        h('span', { text: n.subject || n.message }));
-    }), 'No notifications.');
-    fill($('journal'), s.journal.slice().reverse().slice(0, 100).map(function (j) {
-      return h('li', { class: j.status === 404 ? 'miss' : j.status >= 400 ? 'refused' : '' },
-        h('span', { class: 'meta', text: time(j.at) }), ' ' + j.method + ' ' + j.path + ' ', h('b', { text: String(j.status) }));
-    }), 'No requests yet.');
-    tick();
-  }
-
-  function tick() {
-    var now = serviceNow();
-    $('clock').textContent = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
-    document.querySelectorAll('.countdown').forEach(function (el) {
-      var ms = Date.parse(el.dataset.expires) - now;
-      el.textContent = left(ms);
-      el.dataset.urgent = String(ms < 60000);
-    });
-  }
-
-  function connect() {
-    var es = new EventSource('/api/events');
-    es.addEventListener('state', function (e) { view = JSON.parse(e.data); render(); });
-    es.onerror = function () { $('conn').textContent = 'reconnecting…'; $('conn').dataset.state = 'down'; };
-  }
-
-  document.addEventListener('DOMContentLoaded', function () {
-    var saved = localStorage.getItem('approver');
-    if (saved) $('approver').value = saved;
-    $('set-mode').addEventListener('click', function () { act('Case mode ' + $('mode').value, '/api/case-mode', { mode: $('mode').value }); });
-    document.querySelectorAll('button.clock').forEach(function (b) {
-      b.addEventListener('click', function () { act('Clock +' + b.dataset.minutes + ' min', '/api/clock', { advance_minutes: Number(b.dataset.minutes) }); });
-    });
-    document.querySelectorAll('button.alert').forEach(function (b) {
-      b.addEventListener('click', async function () {
-        var j = await act('Test alert (' + b.dataset.kind + ')', '/api/alert', { kind: b.dataset.kind });
-        if (j.ok) say('Test alert (' + b.dataset.kind + ') sent as ' + j.event_id + '; the workflow answered ' + j.status + '.', 'ok');
-      });
-    });
-    var timer = null;
-    $('reset').addEventListener('click', function () {
-      $('reset-confirm').hidden = false;
-      clearTimeout(timer);
-      timer = setTimeout(function () { $('reset-confirm').hidden = true; }, 5000);
-    });
-    $('reset-confirm').addEventListener('click', async function () {
-      $('reset-confirm').hidden = true;
-      openCases.clear();
-      await act('Reset', '/api/reset', { confirm: true });
-    });
-    connect();
-    setInterval(function () { if (view) tick(); }, 1000);
+export function clientScript(): Promise<string> {
+  script ??= readFile(new URL('./console.js', import.meta.url), 'utf8').catch(async (err: unknown) => {
+    if (!import.meta.url.endsWith('.ts')) throw err;
+    const { bundleClient } = await import('./client-build.js');
+    return bundleClient();
   });
-})();
-`;
+  script.catch(() => {
+    script = undefined;
+  });
+  return script;
+}
 
 export const CLIENT_CSS = `:root {
   --bg: #f4f6f9; --card: #fff; --ink: #1c2430; --muted: #65738a; --line: #e2e7ef;
@@ -310,6 +88,14 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .checks { list-style: none; padding: 0; margin: 0; font-size: 13px; }
 .checks .verdict-pass b { color: var(--ok); } .checks .verdict-fail b { color: var(--bad); }
 .checks .verdict-unjudged b { color: var(--muted); } .checks li.hint { font-size: 12.5px; padding-left: 1em; }
+.check-control { border-top: 1px solid var(--line); padding-top: 10px; margin-top: 4px; }
+.check-control .note { margin: 0 0 6px; }
+.check-status { margin: 4px 0; font-weight: 500; min-height: 1.2em; }
+.check-status[data-state=running] { color: var(--accent); }
+.check-status[data-state=passed] { color: var(--ok); }
+.check-status[data-state=failed], .check-status[data-state=unavailable] { color: var(--bad); }
+.check-lines { max-height: 220px; font-size: 12px; background: #f7f9fc; border-radius: 6px; padding: 6px 10px; }
+.check-lines li { padding: 1px 0; border: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .foot { padding: 0 24px 20px; color: var(--muted); font-size: 12px; }
 a.pill.link { color: #fff; text-decoration: none; background: rgba(255,255,255,.18); }
 a.pill.link:hover { background: rgba(255,255,255,.3); }

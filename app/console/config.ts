@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WebhookPathSchema } from '../lab/webhook-path.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
+import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
 
 const port = z.coerce.number().int('must be a whole number').min(0).max(65535);
 const httpUrl = z
@@ -41,6 +42,15 @@ export const ConsoleConfigSchema = z.object({
    * with it opened (the console is published beyond loopback). Unset: loopback only, no login.
    */
   secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
+  /** The stage checker the Check control runs with this Node (the image's dist/app/acceptance/cli.js). */
+  checker: z.string().min(1).default(DEFAULT_CHECKER),
+  /** A check still running after this long is killed. */
+  checkTimeoutSeconds: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(CHECK_TIMEOUT_MS / 1000),
   /** The mock API's address as the workflow reaches it: the `servers` entry of the served OpenAPI document. */
   workflowApiUrl: httpUrl.optional(),
 });
@@ -60,6 +70,8 @@ export const CONSOLE_ENV = {
   alertWebhookPath: 'ALERT_WEBHOOK_PATH',
   secret: 'CONSOLE_SECRET',
   workflowApiUrl: 'MOCK_API_WORKFLOW_URL',
+  checker: 'CONSOLE_CHECKER',
+  checkTimeoutSeconds: 'CONSOLE_CHECK_TIMEOUT_SECONDS',
 } as const satisfies Record<keyof ConsoleConfig, string>;
 
 /** Environment over defaults; throws one line naming the variable on a bad value. */

@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { mockApiClient } from '../lab/mock-api.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
+import { CheckRunner } from './check-run.js';
 import { loadConsoleConfig } from './config.js';
 import { StateFeed } from './feed.js';
 import { Sessions } from './session.js';
@@ -25,7 +26,19 @@ function main(): void {
   );
   const apiKey = config.n8nApiKey;
   const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
+  const checks = new CheckRunner({
+    checker: config.checker,
+    api: config.mockApiSocket
+      ? { kind: 'socket', path: config.mockApiSocket }
+      : { kind: 'http', url: config.mockApiUrl },
+    n8nUrl: config.n8nUrl,
+    reportPath: config.checkReport,
+    webhookPath: config.alertWebhookPath,
+    env: process.env,
+    timeoutMs: config.checkTimeoutSeconds * 1000,
+  });
   const app = createConsoleApp({
+    checks,
     feed,
     api,
     n8nUrl: config.n8nUrl,
@@ -54,8 +67,11 @@ function main(): void {
   const stop = (signal: string) => {
     feed.stop();
     api.close();
-    server.close(() => process.stdout.write(`console stopped (${signal})\n`, () => process.exit(0)));
-    if ('closeAllConnections' in server) server.closeAllConnections();
+    // A running check is ended first (SIGTERM, SIGKILL after 5 s): no checker outlives its console.
+    void checks.stop().finally(() => {
+      server.close(() => process.stdout.write(`console stopped (${signal})\n`, () => process.exit(0)));
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

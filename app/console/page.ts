@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { CHECK_STAGES } from './check-view.js';
 
 /**
  * The page's shell. Everything dynamic is drawn by /console.js from /api/events; no inline script or
@@ -63,6 +64,18 @@ export function renderPage(token: string) {
       <div class="row"><span class="label">Between exercises</span>
         <button id="reset" class="danger" type="button">Reset…</button>
         <button id="reset-confirm" class="danger solid" type="button" hidden>Yes, clear everything</button></div>
+    </div>
+    <div class="controls check-control">
+      <div class="row"><span class="label">Check</span>
+        <select id="check-stage" aria-label="stage to check">${CHECK_STAGES.map(
+          (stage) => html`<option${stage === 'all' ? ' selected' : ''}>${stage}</option>`,
+        )}</select>
+        <button id="check-run" class="solid" type="button">Check</button></div>
+      <p class="meta note">A check sends its own alerts to your published workflow, a stage and every stage
+        before it, and <b>clears the four systems before every alert it sends</b>: the cases, notifications,
+        blocklist and journal you see here. One check at a time; <i>all</i> takes a few minutes.</p>
+      <p id="check-status" class="check-status" role="status"></p>
+      <div id="check-output" hidden><ol id="check-lines" class="feed mono check-lines"></ol></div>
     </div>
     <div id="check"></div>
   </section>

@@ -4,46 +4,27 @@
  * (HttpOnly); the header's link opens the mock API's field reference. SCREENSHOTS=<dir> also writes
  * console-login.png and console-fields.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleLab, startConsoleLab } from './harness.js';
+import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from './harness.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS;
 const SECRET = 'lab-secret-for-the-browser-test';
 
 let lab: ConsoleLab;
-let context: BrowserContext;
+let browser: Browser;
 let page: Page;
-let profile: string;
 
 beforeAll(async () => {
   lab = await startConsoleLab({ CONSOLE_SECRET: SECRET });
-  profile = mkdtempSync(join(tmpdir(), 'soar-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openChromium();
+  page = browser.page;
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await lab?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('the console behind the lab secret, in chromium', () => {
@@ -65,7 +46,7 @@ describe('the console behind the lab secret, in chromium', () => {
     expect(page.url()).not.toContain(SECRET);
     // HttpOnly: the page's script cannot read the session.
     expect(await page.evaluate('document.cookie')).toBe('');
-    const [cookie] = await context.cookies(lab.consoleUrl);
+    const [cookie] = await browser.context.cookies(lab.consoleUrl);
     expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true, sameSite: 'Strict' });
 
     // The controls work through the session: the clock moves.

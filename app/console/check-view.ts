@@ -1,0 +1,38 @@
+/**
+ * What the Check control shows, shared by the console (app/console/check-run.ts) and its page script
+ * (app/console/client/): the stages it offers and the run's state as the event stream sends it.
+ */
+import { z } from 'zod';
+import { STAGE_NAMES, StageNameSchema } from '../acceptance/check/report-schema.js';
+
+export const CHECK_STAGES = [...STAGE_NAMES, 'all'] as const;
+export const CheckStageSchema = z.union([StageNameSchema, z.literal('all')], {
+  error: `stage must be one of ${CHECK_STAGES.join(', ')}`,
+});
+export type CheckStage = z.infer<typeof CheckStageSchema>;
+
+export interface CheckRunView {
+  /** null when the control can be used; otherwise why not, in one line. */
+  unavailable: string | null;
+  stages: readonly CheckStage[];
+  running: boolean;
+  stage: CheckStage | null;
+  pid: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** The exit code, or the signal's name; null while running or before the first run. */
+  exit: string | null;
+  /** Why the run ended early (time limit, console stopping), or null. */
+  stopped: string | null;
+  /** The number of lines the run printed (those before `lines` were dropped). */
+  line_count: number;
+  lines: string[];
+}
+
+/** A line the checker printed, numbered from 1 within its run. */
+export interface CheckLine {
+  n: number;
+  text: string;
+}
+
+export type CheckEvent = { kind: 'run'; view: CheckRunView } | ({ kind: 'line' } & CheckLine);
