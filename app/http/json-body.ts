@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from './env.js';
+import { requestHeader } from './request-header.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Deeper bodies are refused: a record this deep is a mistake or an attack, and serialising one overflows. */
@@ -15,14 +16,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * refused meanwhile (it ran past its Content-Length), is refused and never acted on.
  */
 export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type');
+  const type = requestHeader(c, 'content-type');
   if (type === undefined || !isJsonMediaType(type)) {
     throw new ApiError(
       'unsupported_media_type',
       'POST bodies must be sent with Content-Type: application/json.',
     );
   }
-  const lengthHeader = c.req.header('content-length');
+  const lengthHeader = requestHeader(c, 'content-length');
   if (lengthHeader === undefined) {
     throw new ApiError(
       'length_required',
