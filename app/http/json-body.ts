@@ -122,7 +122,7 @@ function storableProblem(value: unknown, depth: number, checkText: boolean): str
     }
     return undefined;
   }
-  // for-in, not Object.entries: no array per object (measured 3.1 µs against 0.3 µs for a case record).
+  // for-in, not Object.entries: no array per object (an order of magnitude cheaper for a case record).
   // A parsed body's keys are all own and enumerable (JSON.parse makes `__proto__` an own key too).
   for (const key in value) {
     if (checkText && LONE_SURROGATE.test(key)) return LONE_SURROGATE_PROBLEM;
