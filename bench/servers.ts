@@ -66,8 +66,11 @@ export const WIREMOCK_VERSION = '3.13.2';
 export const WIREMOCK_JAR = findWiremock();
 
 /**
- * WireMock as a second anchor, when Java is here: the `wiremock` npm package bundles its standalone jar,
- * installed once into a cache outside the repository. BENCH_WIREMOCK=0 skips it.
+ * WireMock as a second anchor, with BENCH_WIREMOCK=1 and Java: the `wiremock` npm package bundles its
+ * standalone jar, installed once into a cache outside the repository. Off by default: on a two-core
+ * machine its JVM raised the 1-minute load average from about 1 to 8-9 during and after its rounds,
+ * and the Node servers' next runs shared the cores with it, which costs the main figures more than the
+ * anchor adds (it answers at a tenth of the minimal server's rate or less).
  */
 function findWiremock(): string | undefined {
   if (!WIREMOCK_WANTED) return undefined;

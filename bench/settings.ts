@@ -4,8 +4,8 @@
  * BENCH_QUICK=1 (or --quick: 1 round of 2 s, for a smoke run), BENCH_DURATION_S (5), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (32), BENCH_ROUTES (comma list of route keys), BENCH_OUT (bench/RESULTS.md; a quick
  * run writes nothing unless BENCH_OUT is set), BENCH_TOOL (wrk|autocannon), BENCH_SETTLE_S (120; 0 in
- * quick mode: how long to wait for a 1-minute load average under 0.5 first), BENCH_WIREMOCK (0 skips
- * WireMock), BENCH_RATES (1000,4000: the fixed offered rates, requests per second; empty skips them),
+ * quick mode: how long to wait for a 1-minute load average under 0.5 first), BENCH_WIREMOCK (1 adds
+ * WireMock as an anchor; off by default, bench/servers.ts says why), BENCH_RATES (1000,4000: the fixed offered rates, requests per second; empty skips them),
  * BENCH_RATE_S (10; 3 in quick mode: seconds per fixed-rate run), BENCH_RATE_WORKERS (20: hey's workers).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ export const OUT = env.BENCH_OUT ?? (QUICK ? undefined : 'bench/RESULTS.md');
 export const ROUTE_FILTER = env.BENCH_ROUTES ? env.BENCH_ROUTES.split(',') : undefined;
 export const TOOL_CHOICE = env.BENCH_TOOL;
 export const SETTLE_S = Number(env.BENCH_SETTLE_S ?? (QUICK ? 0 : 120));
-export const WIREMOCK_WANTED = env.BENCH_WIREMOCK !== '0';
+export const WIREMOCK_WANTED = env.BENCH_WIREMOCK === '1';
 export const RATES = (env.BENCH_RATES ?? '1000,4000')
   .split(',')
   .filter(Boolean)
