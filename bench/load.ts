@@ -111,14 +111,29 @@ function childCpuS(out: string): number {
   );
 }
 
+/** Generator runs under way, by process group: stopped on any exit of the bench, as its servers are. */
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const group of running) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {}
+  }
+});
+
+/** Runs a shell line in its own process group (so the generator under it can be stopped with it). */
 function runShell(line: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', line], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('bash', ['-c', line], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    if (child.pid !== undefined) running.add(child.pid);
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
     });
-    child.on('exit', (code) => resolve({ code, out }));
+    child.on('exit', (code) => {
+      if (child.pid !== undefined) running.delete(child.pid);
+      resolve({ code, out });
+    });
   });
 }
 

@@ -354,7 +354,7 @@ Reading and decisions: docs/hardening.md, "Benchmark".
   journal, access checks, one JSON log line per request written to a file as in a container). The baseline
   is the **minimal node:http server** (bench/minimal-server.ts): no framework, no validation, no journal, no
   log; the most a Node process can do here. Anchors in the same run: plain Hono on @hono/node-server
-  (bench/hono-server.ts)${WIREMOCK_JAR ? `, and WireMock ${WIREMOCK_VERSION} (the standalone jar from the \`wiremock\` npm package, on Java; static stubs answering like the minimal server, its request journal capped at 1,000; its rounds after the Node servers')` : '; WireMock was not run (off by default: its JVM raised the load average to 8-9 during and after its rounds, disturbing the Node servers\' runs; `BENCH_WIREMOCK=1` adds it)'}.
+  (bench/hono-server.ts)${WIREMOCK_JAR ? `, and WireMock ${WIREMOCK_VERSION} (the standalone jar from the \`wiremock\` npm package, on Java; static stubs answering like the minimal server, its request journal capped at 1,000; its rounds after the Node servers')` : "; WireMock was not run (off by default: its JVM raised the load average to 8-9 during and after its rounds, disturbing the Node servers' runs; `BENCH_WIREMOCK=1` adds it)"}.
 - **Pinning.** ${m.pinned ? 'The load generator on core 0, the server on core 1 (taskset).' : 'None (fewer than two cores, or no taskset).'}
 - **Throughput (closed loop).** ${m.tool === 'wrk' ? 'wrk (C), 1 thread' : '**autocannon (fallback: wrk was not available)**'}, ${CONNECTIONS} keep-alive connections, each
   sending its next request as soon as the last is answered: the server is saturated, so req/s and the CPU
