@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
+import { takeEarlyBody } from './early-body.js';
 import type { AppEnv } from './env.js';
 import { requestHeader } from './request-header.js';
 
@@ -15,7 +16,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * is never parsed as a next request). A body cut short, or one whose connection the HTTP parser has
  * refused meanwhile (it ran past its Content-Length), is refused and never acted on.
  */
-export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+export function readJsonObject(
+  c: Context<AppEnv>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   const type = requestHeader(c, 'content-type');
   if (type === undefined || !isJsonMediaType(type)) {
     throw new ApiError(
@@ -45,12 +48,20 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
     });
   }
 
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(c);
-  } catch {
-    throw incompleteBody();
-  }
+  // Read before the request reached the app (early-body.ts): the body is whole, and answered at once.
+  const incoming = c.env?.incoming;
+  const early = incoming && takeEarlyBody(incoming);
+  if (early !== undefined) return parseBody(c, early, length);
+  return readBody(c).then(
+    (bytes) => parseBody(c, bytes, length),
+    () => {
+      throw incompleteBody();
+    },
+  );
+}
+
+/** The rest of the POST rules, on the body's bytes: its length, then JSON, an object, storable. */
+function parseBody(c: Context<AppEnv>, bytes: Uint8Array, length: number): Record<string, unknown> {
   const socket = c.env?.incoming?.socket;
   if (bytes.byteLength !== length || socket?.destroyed || socket?.writableEnded) throw incompleteBody();
 
