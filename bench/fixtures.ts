@@ -5,15 +5,10 @@
  * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
  */
 
-const IDENTITY = {
-  user: 'lab-admin',
-  role: 'administrator',
-  critical: true,
-  display_name: 'Lab Administrator',
-  department: 'IT Operations',
-  status: 'active',
-  mfa_enrolled: true,
-};
+import { findIdentity } from '../app/store/identities.js';
+
+/** The directory's record of the lab's user, as the workflow's identity lookup returns it. */
+const IDENTITY = findIdentity('lab-admin');
 
 /** The alert of event `eventId`, as the workflow's webhook receives it. */
 export const alert = (eventId: string) => ({
