@@ -1,9 +1,8 @@
 /**
  * The service's entry, bundled into one file: `npm run build` compiles app/ with tsc, then this replaces
  * dist/app/main.js (tsc's output of app/main.ts) with app/main.ts and everything it imports (hono, zod,
- * @hono/node-server included) in one ES module. Loading 166 modules one by one (95 of them zod's) was
- * most of the cold start: 237 ms median to the first /health before, 145-148 ms bundled
- * (bench/RESULTS.md).
+ * @hono/node-server included) in one ES module. Loading its modules one by one (most of them zod's) was
+ * most of the cold start (docs/hardening.md, "Cold start").
  * The other entries (CLIs, console, acceptance runner) stay as tsc wrote them;
  * test/process/bundle.test.ts builds this bundle with these options and runs it.
  *
@@ -18,7 +17,7 @@ export const serviceBundle = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Whitespace and syntax minified: 926 -> 698 KB, less to compile at start. Whether the start is
+  // Whitespace and syntax minified: about a quarter less to compile at start. Whether the start is
   // shorter for it is within this machine's spread (docs/hardening.md, "Cold start"). Identifiers are
   // not minified, so a logged error or a profile reads as the source does.
   minifyWhitespace: true,

@@ -5,6 +5,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config.js';
 import { ApiError, type ErrorCode, rawErrorResponse, renderError } from './errors.js';
+import { readBodyFirst } from './http/early-body.js';
 import type { AppEnv } from './http/env.js';
 
 export interface RunningServer {
@@ -52,7 +53,7 @@ export function startServer(
         // refuses it instead, in the contract's error shape.
         requireHostHeader: false,
       },
-      listener,
+      readBodyFirst(listener),
     );
     server.once('error', reject);
     server.on('clientError', answerClientError);

@@ -4,8 +4,8 @@ import { brotliCompressSync, constants } from 'node:zlib';
  * A Brotli stream (RFC 7932) in two pieces: a head compressed once and reused, and a short tail that
  * changes per answer, appended without compressing anything again. GET /state uses it: its head (the
  * whole state but `now`) is compressed once per state version, and each answer adds `<now>"}`.
- * Compressing the whole 1.84 MB per answer took 2.1-2.8 ms of CPU and held GET /state with br at
- * 364-478 req/s; this way, 7,146-12,348 req/s (docs/hardening.md, "GET /state").
+ * Compressing the whole state per answer made br the slowest way to read it by an order of magnitude
+ * (the figures: docs/hardening.md, "GET /state").
  */
 
 /**

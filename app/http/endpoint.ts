@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { compileFastParse } from '../schemas/fast-parse.js';
 import type { AppEnv } from './env.js';
 import { readJsonObject } from './json-body.js';
 
@@ -79,20 +80,29 @@ export function postEndpoint<S extends z.ZodType>(
   spec: Omit<EndpointSpec, 'method' | 'body' | 'params'> & { body: S },
   handle: (c: Context<AppEnv>, body: z.output<S>) => Response | Promise<Response>,
 ): Endpoint {
+  // The common, valid body is checked by a compiled copy of the schema (schemas/fast-parse.ts); any
+  // other body, and every refusal, is zod's.
+  const fast = compileFastParse(spec.body);
+  const validated = (c: Context<AppEnv>, raw: Record<string, unknown>) => {
+    const quick = fast?.(raw);
+    if (quick !== undefined) return handle(c, quick);
+    const parsed = spec.body.safeParse(raw);
+    if (!parsed.success) {
+      throw new ApiError('validation_failed', 'The body has invalid fields; see details.', {
+        details: parsed.error.issues.map((issue) => ({
+          path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)',
+          message: issue.message,
+        })),
+      });
+    }
+    return handle(c, parsed.data);
+  };
   return {
     spec: { ...spec, method: 'POST' },
-    async handle(c) {
-      const raw = await readJsonObject(c);
-      const parsed = spec.body.safeParse(raw);
-      if (!parsed.success) {
-        throw new ApiError('validation_failed', 'The body has invalid fields; see details.', {
-          details: parsed.error.issues.map((issue) => ({
-            path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)',
-            message: issue.message,
-          })),
-        });
-      }
-      return handle(c, parsed.data);
+    handle(c) {
+      const raw = readJsonObject(c);
+      // A body read before the request reached the app is answered synchronously (http/early-body.ts).
+      return raw instanceof Promise ? raw.then((body) => validated(c, body)) : validated(c, raw);
     },
   };
 }

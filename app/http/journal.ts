@@ -25,7 +25,7 @@ export interface PipelineDeps {
  *
  * It wraps the router's fetch instead of being Hono middleware: with no middleware, a route that
  * answers synchronously (every GET) stays synchronous end to end, and @hono/node-server writes its
- * answer at once instead of through a chain of promises (measured in bench/RESULTS.md).
+ * answer at once instead of through a chain of promises (docs/hardening.md).
  */
 export function withPipeline(route: Fetch, deps: PipelineDeps): Fetch {
   const { store, log, logError, realNow, checkAccess } = deps;

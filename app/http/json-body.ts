@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
+import { takeEarlyBody } from './early-body.js';
 import type { AppEnv } from './env.js';
+import { requestHeader } from './request-header.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Deeper bodies are refused: a record this deep is a mistake or an attack, and serialising one overflows. */
@@ -14,15 +16,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * is never parsed as a next request). A body cut short, or one whose connection the HTTP parser has
  * refused meanwhile (it ran past its Content-Length), is refused and never acted on.
  */
-export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type');
+export function readJsonObject(
+  c: Context<AppEnv>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const type = requestHeader(c, 'content-type');
   if (type === undefined || !isJsonMediaType(type)) {
     throw new ApiError(
       'unsupported_media_type',
       'POST bodies must be sent with Content-Type: application/json.',
     );
   }
-  const lengthHeader = c.req.header('content-length');
+  const lengthHeader = requestHeader(c, 'content-length');
   if (lengthHeader === undefined) {
     throw new ApiError(
       'length_required',
@@ -44,12 +48,20 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string,
     });
   }
 
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(c);
-  } catch {
-    throw incompleteBody();
-  }
+  // Read before the request reached the app (early-body.ts): the body is whole, and answered at once.
+  const incoming = c.env?.incoming;
+  const early = incoming && takeEarlyBody(incoming);
+  if (early !== undefined) return parseBody(c, early, length);
+  return readBody(c).then(
+    (bytes) => parseBody(c, bytes, length),
+    () => {
+      throw incompleteBody();
+    },
+  );
+}
+
+/** The rest of the POST rules, on the body's bytes: its length, then JSON, an object, storable. */
+function parseBody(c: Context<AppEnv>, bytes: Uint8Array, length: number): Record<string, unknown> {
   const socket = c.env?.incoming?.socket;
   if (bytes.byteLength !== length || socket?.destroyed || socket?.writableEnded) throw incompleteBody();
 
@@ -121,7 +133,7 @@ function storableProblem(value: unknown, depth: number, checkText: boolean): str
     }
     return undefined;
   }
-  // for-in, not Object.entries: no array per object (measured 3.1 µs against 0.3 µs for a case record).
+  // for-in, not Object.entries: no array per object (an order of magnitude cheaper for a case record).
   // A parsed body's keys are all own and enumerable (JSON.parse makes `__proto__` an own key too).
   for (const key in value) {
     if (checkText && LONE_SURROGATE.test(key)) return LONE_SURROGATE_PROBLEM;

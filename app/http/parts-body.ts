@@ -7,8 +7,8 @@ import type { AppEnv } from './env.js';
  * On a socket it is written straight to Node's response, one write per part, and the adapter is told it
  * was sent (@hono/node-server's RESPONSE_ALREADY_SENT; the adapter knows it only as the runtime's own
  * Response, which it is: this module is loaded before startServer puts the adapter's Response in place).
- * Joining them instead (a 1.8 MB buffer allocated and copied per read) held GET /state's p99 at 250-600
- * ms at 32 connections, against 25-90 ms this way (bench/RESULTS.md, docs/hardening.md). Under
+ * Joining them instead (the whole answer allocated and copied per read) held GET /state's p99 at several
+ * times what it is this way (docs/hardening.md). Under
  * `app.request()` (no socket), and for HEAD, the answer is an ordinary Response of the joined parts.
  */
 export function partsResponse(

@@ -60,8 +60,8 @@ export function stateRoutes({ store }: RouteDeps) {
 }
 
 /**
- * Brotli from 16 KiB, compressed once per state version (app/http/brotli-splice.ts): the full state in
- * bench/ (1.84 MB) becomes 21.5 KB. gzip is not offered: it would be compressed per answer, and is
+ * Brotli from 16 KiB, compressed once per state version (app/http/brotli-splice.ts): a full state shrinks
+ * to about a hundredth (docs/hardening.md). gzip is not offered: it would be compressed per answer, and is
  * larger (docs/hardening.md). A client that asks for gzip only (Node 20's fetch does) gets identity.
  */
 const COMPRESS_FROM_BYTES = 16 * 1024;

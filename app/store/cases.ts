@@ -35,7 +35,7 @@ export class CaseStore {
       return refused({ kind: 'case_limit_reached', limit: this.limit });
     }
     // Copied without the service-owned fields rather than copied and then `delete`d: a delete turns the
-    // object into a slow dictionary, and every spread of the record after it pays (measured: bench/).
+    // object into a slow dictionary, and every spread of the record after it pays.
     const fields: Record<string, unknown> = {};
     for (const key of Object.keys(write)) {
       if (OWNED.has(key)) continue;

@@ -2,9 +2,9 @@
  * The slot arithmetic of a fixed-capacity ring: a new entry takes the next slot, the oldest one's when the
  * ring is full. On its own so that a ring can keep its entries in one array (`Ring`) or in columns of
  * typed arrays (the journal, the blocklist history): entries kept as columns are nothing the garbage
- * collector has to copy. A ring of 1,000 objects written at 10,000 requests a second holds each object
- * past two scavenges, so every one was copied twice and then promoted: a scavenge took 2.4 ms instead of
- * 0.8 ms (docs/hardening.md, "What profiling found").
+ * collector has to copy. A ring of objects written on every request holds each object past two
+ * scavenges, so every one was copied twice and then promoted, which made each scavenge several times
+ * longer (docs/hardening.md, "What profiling found").
  */
 export class RingSlots {
   #start = 0;

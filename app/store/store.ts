@@ -119,8 +119,8 @@ export class Store {
    * it to that on a table of changes), as a head and a tail. The head is everything up to the value of
    * `now`: it depends on the state version alone, and is kept as parts, each section serialised and
    * encoded under its own version. The tail is `now` and the closing `"}`: the only bytes made per read.
-   * No serialising, no encoding and no copy of the state per read (a 1.8 MB copy per read made GET
-   * /state's p99 several times the physical limit's: bench/RESULTS.md). `now` is the last field so that
+   * No serialising, no encoding and no copy of the state per read (a copy of the state per read made GET
+   * /state's p99 several times the physical limit's: docs/hardening.md). `now` is the last field so that
    * the head is one unchanging run of bytes, which a compressor can take once per version
    * (app/http/brotli-splice.ts). The parts are shared between readers: never write into them.
    */

@@ -1,16 +1,15 @@
 /**
  * The benchmark's records are what the workflow writes: the case equals the one the workflow's decisions
  * (app/workflow/decisions.ts) build for a blocked outcome, field for field, and the service accepts both
- * records, the largest case included. (bench/fixtures.mjs is plain data: the bench needs no TypeScript.)
+ * records, the largest case included.
  */
 import { describe, expect, it } from 'vitest';
 import { findIdentity } from '../../app/store/identities.js';
 import { buildCaseRecord, validateAlert, verifiedBlockOutcome } from '../../app/workflow/decisions.js';
-// @ts-expect-error plain JavaScript without declarations
-import { alert, approvalNotification, caseRecord, largestCase } from '../../bench/fixtures.mjs';
+import { alert, approvalNotification, caseRecord, largestCase } from '../../bench/fixtures.js';
 import { makeTestApp } from '../helpers/test-app.js';
 
-describe('bench/fixtures.mjs', () => {
+describe('bench/fixtures.ts', () => {
   it('writes the case the reference workflow writes for a blocked outcome', () => {
     const validation = validateAlert(alert('evt-7'));
     if (!validation.valid) expect.fail(validation.errors.join('; '));

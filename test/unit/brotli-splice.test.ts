@@ -8,10 +8,9 @@
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BROTLI_TAIL_MAX, brotliClose, brotliOpen } from '../../app/http/brotli-splice.js';
-// @ts-expect-error plain JavaScript without declarations
-import { approvalNotification, caseRecord } from '../../bench/fixtures.mjs';
+import { approvalNotification, caseRecord } from '../../bench/fixtures.js';
 
-/** The head of a state of workflow-sized records (bench/fixtures.mjs), about `bytes` long. */
+/** The head of a state of workflow-sized records (bench/fixtures.ts), about `bytes` long. */
 function stateLikeHead(bytes: number): Buffer {
   const cases: unknown[] = [];
   const notifications: unknown[] = [];

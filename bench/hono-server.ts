@@ -1,16 +1,15 @@
-#!/usr/bin/env node
 /**
- * The anchor: plain Hono on @hono/node-server answering like bench/minimal-server.mjs (GET /health a
+ * The anchor: plain Hono on @hono/node-server answering like bench/minimal-server.ts (GET /health a
  * constant JSON, GET /identity/<user> a lookup, POST /cases parse and upsert a Map, POST /reset). No
  * validation, journal, access checks or log: what the framework alone costs over node:http.
  *
- * Usage: PORT=<port> node bench/hono-server.mjs
+ * The bench bundles it into plain JavaScript and runs it with node (bench/servers.ts).
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 const IDENTITY = new Map([['lab-admin', { user: 'lab-admin', role: 'administrator' }]]);
-const cases = new Map();
+const cases = new Map<unknown, Record<string, unknown>>();
 const app = new Hono();
 app.get('/health', (c) => c.json({ status: 'ok' }));
 app.get('/identity/:user', (c) => {
@@ -18,10 +17,10 @@ app.get('/identity/:user', (c) => {
   return found ? c.json(found) : c.json({ error: 'not found' }, 404);
 });
 app.post('/cases', async (c) => {
-  const body = await c.req.json();
+  const body: Record<string, unknown> = await c.req.json();
   const existing = cases.get(body.event_id);
   const record = existing
-    ? { ...existing, ...body, revision: existing.revision + 1 }
+    ? { ...existing, ...body, revision: Number(existing.revision) + 1 }
     : { ...body, revision: 1 };
   cases.set(body.event_id, record);
   return c.json(record, existing ? 200 : 201);

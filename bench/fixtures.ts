@@ -5,18 +5,13 @@
  * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
  */
 
-const IDENTITY = {
-  user: 'lab-admin',
-  role: 'administrator',
-  critical: true,
-  display_name: 'Lab Administrator',
-  department: 'IT Operations',
-  status: 'active',
-  mfa_enrolled: true,
-};
+import { findIdentity } from '../app/store/identities.js';
+
+/** The directory's record of the lab's user, as the workflow's identity lookup returns it. */
+const IDENTITY = findIdentity('lab-admin');
 
 /** The alert of event `eventId`, as the workflow's webhook receives it. */
-export const alert = (eventId) => ({
+export const alert = (eventId: string) => ({
   event_id: eventId,
   event_type: 'suspicious_login',
   user: 'lab-admin',
@@ -28,7 +23,7 @@ export const alert = (eventId) => ({
 });
 
 /** The case record of a blocked outcome (about 800 bytes of JSON). */
-export const caseRecord = (eventId) => {
+export const caseRecord = (eventId: string) => {
   const { failed_attempts, ...mapped } = alert(eventId);
   return {
     ...mapped,
@@ -54,7 +49,7 @@ export const caseRecord = (eventId) => {
 };
 
 /** The approval request the workflow sends, with the signed resume URL of its Wait node. */
-export const approvalNotification = (eventId, i = 0) => ({
+export const approvalNotification = (eventId: string, i = 0) => ({
   channel: 'approval',
   recipient: 'soc-approver',
   subject: 'Approval requested: block 203.0.113.66',
@@ -70,7 +65,7 @@ export const approvalNotification = (eventId, i = 0) => ({
 });
 
 /** A case at the per-case limit: its JSON is just under 64 KiB. */
-export const largestCase = (eventId) => {
+export const largestCase = (eventId: string) => {
   const base = { ...caseRecord(eventId), padding: '' };
   // Room for what the service adds (created_at, updated_at, revision), so updates stay within the limit.
   const room = 64 * 1024 - JSON.stringify(base).length - 160;

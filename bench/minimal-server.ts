@@ -1,41 +1,41 @@
-#!/usr/bin/env node
 /**
  * The physical limit: the least a node:http server can do to answer the benchmarked routes' shapes. No
  * framework, no validation, no journal, no log, no access checks. GET /health answers a constant JSON;
  * GET /identity/<user> looks a constant record up; POST /cases parses the body and upserts a Map;
  * POST /blocklist and DELETE /blocklist/<ip> set and delete a Map entry; GET /state serialises what it
  * holds. It shares nothing with the service on purpose: it is what node:http itself costs, the bar the
- * service's ratio is measured against (bench/run.mjs).
+ * service's ratio is measured against (bench/run.ts).
  *
  * After `POST /state-bytes {"bytes": n}`, GET /state answers n bytes from one constant buffer instead:
  * the physical limit for an answer of that size (the bench sets n to the service's /state length).
  *
- * Usage: PORT=<port> node bench/minimal-server.mjs
+ * The bench bundles it into plain JavaScript and runs it with node (bench/servers.ts).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 const TYPE = { 'content-type': 'application/json; charset=utf-8' };
 const HEALTH = JSON.stringify({ status: 'ok' });
 const IDENTITY = new Map([['lab-admin', JSON.stringify({ user: 'lab-admin', role: 'administrator' })]]);
-const cases = new Map();
-const notifications = [];
-const blocklist = new Map();
+type Json = Record<string, unknown>;
+const cases = new Map<unknown, Json>();
+const notifications: Json[] = [];
+const blocklist = new Map<unknown, Json>();
 /** Set by POST /state-bytes: GET /state then answers these bytes. */
-let stateBytes;
+let stateBytes: Buffer | undefined;
 
-const send = (res, status, body) => {
+const send = (res: ServerResponse, status: number, body: string | Buffer) => {
   res.writeHead(status, TYPE);
   res.end(body);
 };
 
 /** Reads the whole body, parses it; answers 400 on invalid JSON. */
-function withBody(req, res, then) {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
+function withBody(req: IncomingMessage, res: ServerResponse, then: (body: Json) => void) {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    let value;
+    let value: Json;
     try {
-      value = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      value = JSON.parse((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString());
     } catch {
       return send(res, 400, '{"error":"invalid json"}');
     }
@@ -47,7 +47,8 @@ function withBody(req, res, then) {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
 
 createServer((req, res) => {
-  const { method, url } = req;
+  const { method } = req;
+  const url = req.url ?? '/';
   if (method === 'GET' && url === '/health') return send(res, 200, HEALTH);
   if (method === 'GET' && url.startsWith('/identity/')) {
     const found = IDENTITY.get(url.slice(10));
@@ -56,7 +57,7 @@ createServer((req, res) => {
   if (method === 'GET' && url === '/state' && stateBytes) return send(res, 200, stateBytes);
   if (method === 'POST' && url === '/state-bytes')
     return withBody(req, res, (body) => {
-      stateBytes = Buffer.alloc(body.bytes, 'x');
+      stateBytes = Buffer.alloc(Number(body.bytes), 'x');
       send(res, 200, '{}');
     });
   if (method === 'GET' && url === '/state')
@@ -69,7 +70,7 @@ createServer((req, res) => {
     return withBody(req, res, (body) => {
       const existing = cases.get(body.event_id);
       const record = existing
-        ? { ...existing, ...body, revision: existing.revision + 1 }
+        ? { ...existing, ...body, revision: Number(existing.revision) + 1 }
         : { ...body, revision: 1 };
       cases.set(body.event_id, record);
       send(res, existing ? 200 : 201, JSON.stringify(record));
@@ -100,6 +101,6 @@ createServer((req, res) => {
       send(res, 200, '{"reset":true}');
     });
   send(res, 404, '{"error":"not found"}');
-}).listen(Number(process.env.PORT ?? 8090), process.env.HOST ?? '127.0.0.1', function () {
-  process.stdout.write(`listening on http://127.0.0.1:${this.address().port}\n`);
+}).listen(Number(process.env.PORT ?? 8090), process.env.HOST ?? '127.0.0.1', () => {
+  process.stdout.write(`listening on port ${process.env.PORT ?? 8090}\n`);
 });
