@@ -38,6 +38,22 @@ failed_with_hint() {
 }
 first_hint() { grep -m 1 -E '^ +hint: ' "$WORK/check-$1.log" | sed -E 's/^ +hint: //' | cut -c1-100; }
 
+# console_check STAGE: the console's Check control as the trainee's browser uses it (its session token,
+# POST /api/check, then GET /api/check until the run ends); the run's view in $WORK/console-check-STAGE.json,
+# its exit code printed.
+console_check() {
+  local console=http://127.0.0.1:8088 token out="$WORK/console-check-$1.json"
+  token=$(in_ns curl -s "$console/api/session" | sed -E 's/.*"token":"([^"]+)".*/\1/')
+  in_ns curl -s -o /dev/null -w '%{http_code}' -X POST "$console/api/check" -H 'content-type: application/json' \
+    -H "x-console-token: $token" -d "{\"stage\":\"$1\"}" | grep -qx 202 || { echo "POST /api/check not accepted"; return 1; }
+  for _ in $(seq 300); do
+    in_ns curl -s "$console/api/check" >"$out"
+    json_get "$out" 'r.running ? process.exit(1) : 0' >/dev/null 2>&1 && break
+    sleep 1
+  done
+  json_get "$out" 'r.exit'
+}
+
 exercise_up() {
   log "make up: an exercise lab, as a trainer starts it"
   local started=$SECONDS line
@@ -79,6 +95,9 @@ exercise_build() {
   out=$(cat "$WORK/check-webhook.log")
   check "make check STAGE=webhook says, in one line, that nothing listens, and lists no failure (exit $rc: $(grep -i 'nothing listens' <<<"$out" | cut -c1-100))" \
     test "$rc" = 2 -a "$(grep -ci 'nothing listens' <<<"$out")" = 1 -a -z "$(grep -E '^FAIL' <<<"$out")"
+  rc=$(console_check webhook || true)
+  check "the console's Check of webhook, nothing built: the run ends with exit 2 and says nothing listens (exit $rc)" \
+    test "$rc" = 2 -a -n "$(grep -io 'nothing listens' "$WORK/console-check-webhook.json" | head -n 1)"
 
   check "trainee step 1: Webhook and Validate, published through n8n's REST API with the lab's login" trainee validate
   check "make check STAGE=validate passes" passes_stage validate
@@ -86,6 +105,9 @@ exercise_build() {
   check "make check STAGE=enrich fails Enrich with a hint ($(first_hint enrich))" failed_with_hint enrich
   check "trainee step 2: up to Enrich, published" trainee enrich
   check "make check STAGE=enrich passes" passes_stage enrich
+  rc=$(console_check enrich || true)
+  check "the console's Check of enrich, as the trainee's browser runs it: exit 0 (exit $rc)" test "$rc" = 0
+  check "... and its last-check panel has that run (GET /api/state: check requested enrich, passed)" console_last_check enrich
   check_stage case-lookup || true
   check "make check STAGE=case-lookup fails Case lookup with a hint ($(first_hint case-lookup))" failed_with_hint case-lookup
   check "trainee step 3: the whole workflow and the rollback, published" trainee all
@@ -156,6 +178,11 @@ guide_command_runs() {
   local out
   out=$(as_trainer timeout 600 bash -c "$1" 2>&1) || { tail -n 5 <<<"$out"; return 1; }
   ! grep -q 'is not registered' <<<"$out" || { echo "$out"; return 1; }
+}
+# console_last_check STAGE: the console's last-check panel holds a passed check that asked for STAGE.
+console_last_check() {
+  in_ns curl -s http://127.0.0.1:8088/api/state >"$WORK/console-state.json"
+  json_get "$WORK/console-state.json" "r.check && r.check.requested === '$1' && r.check.passed === true || process.exit(1)"
 }
 console_has_passed_check() { in_ns curl -s http://127.0.0.1:8088/api/state | grep -q '"passed":true'; }
 # Registered for POST: n8n answers a GET with "not registered for GET" (a probe that starts no run).
