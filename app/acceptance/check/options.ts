@@ -29,7 +29,7 @@ export const CHECK_USAGE = `usage: node dist/app/acceptance/cli.js check --stage
   --resume-origin URL           replace the origin of the resume URLs the platform announces
   --webhook-path PATH           the alert webhook's path (default suspicious-login: <n8n>/webhook/PATH)
   --rollback-path PATH          the rollback webhook's path (default suspicious-login-rollback)
-  --mapping FILE                your names for what the seed leaves open (docs/trainee-guide.md)
+  --mapping FILE                your names for what the exercise leaves open (docs/trainee-guide.md)
   --report FILE                 JSON results (default ${CHECK_REPORT_PATH})
   --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
                                 n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})

@@ -21,7 +21,7 @@ export function caseLookupAfterEnrich(): Expectation {
             );
       }
       if (firstIdentity !== undefined && (lookups[0]?.seq ?? 0) < firstIdentity.seq) {
-        return fail('Case lookup ran before Enrich: the seed’s order is Enrich, then Case lookup');
+        return fail('Case lookup ran before Enrich: the exercise’s order is Enrich, then Case lookup');
       }
       return pass();
     },

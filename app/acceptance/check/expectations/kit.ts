@@ -165,7 +165,7 @@ export function mappedField(
   const value = dig(record, path);
   if (value === undefined) {
     return unjudged(
-      `the case has no field ${path}; the seed leaves this name open: give yours in a mapping file ` +
+      `the case has no field ${path}; the exercise leaves this name open: give yours in a mapping file ` +
         `(--mapping, "case": {"${key}": "<your.path>"}; docs/trainee-guide.md) to have it judged`,
     );
   }

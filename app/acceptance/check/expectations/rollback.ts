@@ -67,7 +67,7 @@ export const recoveryRecorded: Expectation = {
     if (typeof dig(record, path) === 'number') return pass();
     if (someKey(record, /recover/i, (v) => typeof v === 'number')) return pass();
     return unjudged(
-      `the case has no number at ${path} nor a field named *recover*; the seed leaves the name open: record the time from the rollback trigger to the verified absence and name your field in a mapping (--mapping, "case": {"recovery_time": "<your.path>"})`,
+      `the case has no number at ${path} nor a field named *recover*; the exercise leaves the name open: record the time from the rollback trigger to the verified absence and name your field in a mapping (--mapping, "case": {"recovery_time": "<your.path>"})`,
     );
   },
 };
