@@ -61,12 +61,8 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
     }
     case 'stop-runs': {
       if (args.length > 0) throw new UsageError('stop-runs takes no argument');
-      return {
-        lines: [
-          `stopped ${await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: env('N8N_API_KEY') })}`,
-        ],
-        code: 0,
-      };
+      const stopped = await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: env('N8N_API_KEY') });
+      return { lines: [`stopped ${stopped} unfinished workflow run(s)`], code: 0 };
     }
     case 'webhook-listening': {
       const [path, ...rest] = args;

@@ -115,7 +115,7 @@ exercise_build() {
   check "... the seven fields judged from n8n's execution data with the lab's API key" \
     grep -Eq '^PASS +webhook .*all seven mapped fields appear in the execution data' "$WORK/check-all.log"
   check "the report is copied to reports/check-last.json on the host" json_get reports/check-last.json 'r.passed === true || process.exit(1)'
-  check "the console's last-check panel has it (GET /api/state: check.passed)" console_has_passed_check
+  check "the console's last-check panel has it (GET /api/state: check requested all, passed)" console_last_check all
 
   guide_commands >"$WORK/guide-commands"
   check "the trainee guide has commands to run ($(grep -c . "$WORK/guide-commands"))" test -s "$WORK/guide-commands"
@@ -179,12 +179,18 @@ guide_command_runs() {
   out=$(as_trainer timeout 600 bash -c "$1" 2>&1) || { tail -n 5 <<<"$out"; return 1; }
   ! grep -q 'is not registered' <<<"$out" || { echo "$out"; return 1; }
 }
-# console_last_check STAGE: the console's last-check panel holds a passed check that asked for STAGE.
+# console_last_check STAGE: the console's last-check panel holds a passed check that asked for STAGE
+# (waited for: the console reads the report on its next poll).
 console_last_check() {
-  in_ns curl -s http://127.0.0.1:8088/api/state >"$WORK/console-state.json"
-  json_get "$WORK/console-state.json" "r.check && r.check.requested === '$1' && r.check.passed === true || process.exit(1)"
+  for _ in $(seq 15); do
+    in_ns curl -s http://127.0.0.1:8088/api/state >"$WORK/console-state.json"
+    json_get "$WORK/console-state.json" "r.check && r.check.requested === '$1' && r.check.passed === true || process.exit(1)" &&
+      return 0
+    sleep 1
+  done
+  json_get "$WORK/console-state.json" 'JSON.stringify(r.check).slice(0, 200)'
+  return 1
 }
-console_has_passed_check() { in_ns curl -s http://127.0.0.1:8088/api/state | grep -q '"passed":true'; }
 # Registered for POST: n8n answers a GET with "not registered for GET" (a probe that starts no run).
 webhook_listens() { in_ns curl -s "$WEBHOOK" | grep -q 'not registered for GET'; }
 health_ok() { make_lab health | grep -q '"case_mode": *"healthy"'; }

@@ -82,5 +82,6 @@ env_of() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
 # json_get FILE EXPRESSION, EXPRESSION over `r`, e.g. 'r.counts.pass'.
 json_get() { node -e "const r=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8'));console.log($2)" "$1"; }
 
-# The lines a command printed, without make's own closing "make: *** [...] Error N".
-said_lines() { grep -vc '^make: \*\*\* ' <<<"$1"; }
+# The lines a command printed, without make's own closing "make: *** [...] Error N" ("make[N]: ***" when the
+# test itself runs under make, as `make test-lab` does).
+said_lines() { grep -Evc '^make(\[[0-9]+\])?: \*\*\* ' <<<"$1"; }
