@@ -47,6 +47,8 @@ LISTENER_PID=""
 cleanup() {
   local rc=$? name
   trap - EXIT INT TERM
+  # Every step of the clean-up is tried, whatever failed before it.
+  set +e
   [ -n "$STATS_PID" ] && kill "$STATS_PID" 2>/dev/null
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
   if engine_answers; then
