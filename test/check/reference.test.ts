@@ -101,7 +101,9 @@ describe('names the seed leaves open', () => {
       'the case shows the final action (blocked)',
       'the case shows the verification result',
     ]);
-    expect(open[0]?.hint).toMatch(/the exercise leaves this name open: give yours in a mapping file \(--mapping/);
+    expect(open[0]?.hint).toMatch(
+      /the exercise leaves this name open: give yours in a mapping file \(--mapping/,
+    );
   }, 60_000);
 
   it('with a mapping, the same fields are judged and pass; a wrong mapped value fails', async () => {
