@@ -72,6 +72,14 @@ trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
 require_buildkit
+# Our private engine keeps its images between runs, and whatever a run that was killed left behind:
+# containers, networks and volumes go (a stale network overlaps the next run's, a stale volume holds an
+# old lab's database); the images stay. An engine that is not ours is left as it is.
+if [ -n "$STARTED_ENGINE" ]; then
+  docker ps -aq | xargs -r docker rm -f >/dev/null
+  docker network prune -f >/dev/null
+  docker volume prune -af >/dev/null
+fi
 
 # --- images ----------------------------------------------------------------------------------------
 log "platform images (test/lab/images/build.sh)"
