@@ -13,7 +13,7 @@ STAGE ?= all
 .PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-lab bench acceptance check up down reset solution health state logs class-up class-down class-report roster bundle clean console test-console test-console-n8n
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "make: Node.js 20+ is needed (node not found)" >&2; exit 1; }
@@ -115,6 +115,8 @@ roster: ## print the class roster (URLs, logins, ssh -L lines) and write labs/cl
 
 bundle: ## write every image the lab uses into one archive for offline classrooms (LAB_BUNDLE=file)
 	bash docker/lab.sh bundle
+
+include deploy/kubernetes/k8s.mk
 
 clean: ## remove build output
 	rm -rf dist coverage

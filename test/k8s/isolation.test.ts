@@ -1,0 +1,187 @@
+/**
+ * The lab on Kubernetes keeps compose.yaml's isolation: the table of who reaches whom taken from the
+ * rendered NetworkPolicies (./netpol.ts) is the compose lab's, less the paths compose's shared networks
+ * open that nothing in the lab uses (each named below with its reason); nothing crosses namespaces; a
+ * stranger pod reaches nothing; and every single rule taken out of a policy breaks the match.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clusterTable, composeTable, podsOf, policiesOf, rowsOf, STRANGER, world } from './lab-network.js';
+import type { NetworkPolicy } from './netpol.js';
+import { documents, type K8sObject, render } from './render.js';
+
+const A = 'soar-lab-alice';
+const B = 'soar-lab-bob';
+
+/**
+ * What compose.yaml's networks allow that the cluster does not: a shared network opens every port of
+ * every member to every other, and the editor network is not internal; the cluster opens only what a
+ * pod dials. The lab works without each of these (make test-lab proves the compose lab's own paths).
+ */
+const NARROWED: Record<string, string> = {
+  'mock-api -> n8n-worker:5678/TCP': "the mock API dials nothing; the worker's health port is for its probe",
+  'mock-api -> internet:443/TCP': 'the console and the set-up dial n8n main only',
+  'mock-api -> internet:53/UDP': 'the console and the set-up dial n8n main only',
+  'n8n -> internet:443/TCP': 'outbound features are off: the lab never phones home',
+  'n8n -> internet:53/UDP': 'outbound features are off: the lab never phones home',
+  'n8n -> mock-api:8088/TCP': 'n8n never calls the console',
+  'n8n -> n8n-worker:5678/TCP': 'main and worker talk through Redis (queue mode)',
+  'n8n-worker -> n8n:5678/TCP': 'main and worker talk through Redis (queue mode)',
+  'postgres -> n8n:5678/TCP': 'the database dials nothing',
+  'postgres -> n8n-worker:5678/TCP': 'the database dials nothing',
+  'postgres -> redis:6379/TCP': 'the database dials nothing',
+  'redis -> n8n:5678/TCP': 'the queue dials nothing',
+  'redis -> n8n-worker:5678/TCP': 'the queue dials nothing',
+  'redis -> postgres:5432/TCP': 'the queue dials nothing',
+};
+/** The pods that look names up (they dial by service name): the cluster's DNS, and only theirs. */
+const DNS_CLIENTS = ['mock-api', 'n8n', 'n8n-worker'];
+
+let objects: K8sObject[];
+let podOf: Record<string, string>;
+
+beforeAll(() => {
+  const run = render('alice\nbob\n');
+  expect(run.code, run.stderr).toBe(0);
+  objects = documents(run.stdout);
+  const pods = podsOf(objects, A);
+  // Each compose service runs in the pod that holds its container (the tools' set-up: n8n-setup).
+  const service = (name: string) =>
+    pods.find((p) => p.containers.includes(name === 'tools' ? 'n8n-setup' : name));
+  podOf = Object.fromEntries(
+    ['mock-api', 'console', 'tools', 'n8n', 'n8n-worker', 'postgres', 'redis'].map((s) => [
+      s,
+      service(s)?.id.slice(A.length + 1) ?? `(no pod runs ${s})`,
+    ]),
+  );
+});
+
+/** A namespace's rows without DNS (compose's own resolver is not on any network). */
+const withoutDns = (rows: string[]) => rows.filter((r) => !r.includes('kube-dns'));
+
+function expected(): string[] {
+  const compose = composeTable(podOf);
+  for (const row of Object.keys(NARROWED))
+    expect(compose, `NARROWED names a path compose.yaml does not open: ${row}`).toContain(row);
+  return compose.filter((row) => !Object.hasOwn(NARROWED, row));
+}
+
+describe('who reaches whom in a trainee namespace', () => {
+  it('is the compose lab table, less the narrowed paths', () => {
+    expect(withoutDns(rowsOf(clusterTable(objects), A)).filter((r) => !r.includes(STRANGER))).toEqual(
+      expected(),
+    );
+    expect(expected()).toEqual(
+      expect.arrayContaining([
+        'n8n-worker -> mock-api:8081/TCP',
+        'mock-api -> n8n:5678/TCP',
+        'n8n -> postgres:5432/TCP',
+        'n8n-worker -> redis:6379/TCP',
+        'host -> n8n:5678/TCP',
+        'host -> mock-api:8088/TCP',
+      ]),
+    );
+  });
+
+  it('gives the mock API (8081) to the worker only', () => {
+    const to8081 = clusterTable(objects).filter((r) => r.endsWith(`${A}/mock-api:8081/TCP`));
+    expect(to8081).toEqual([`${A}/n8n-worker -> ${A}/mock-api:8081/TCP`]);
+  });
+
+  it('gives Postgres and Redis to n8n main and worker only', () => {
+    const table = clusterTable(objects);
+    for (const dst of ['postgres:5432', 'redis:6379'])
+      expect(table.filter((r) => r.endsWith(`${A}/${dst}/TCP`)).map((r) => r.split(' -> ')[0])).toEqual([
+        `${A}/n8n`,
+        `${A}/n8n-worker`,
+      ]);
+  });
+
+  it("lets the pods that dial by name reach the cluster's DNS, and nothing else outside the namespace", () => {
+    const dns = rowsOf(clusterTable(objects), A).filter((r) => r.includes('kube-dns'));
+    expect(dns).toEqual(DNS_CLIENTS.flatMap((p) => [`${p} -> kube-dns:53/TCP`, `${p} -> kube-dns:53/UDP`]));
+  });
+});
+
+describe('between namespaces', () => {
+  it('nothing crosses from one trainee to another, either way', () => {
+    const crossing = clusterTable(objects).filter((r) => {
+      const [src, dst] = r.split(' -> ') as [string, string];
+      return (
+        (src.startsWith(`${A}/`) && dst.startsWith(`${B}/`)) ||
+        (src.startsWith(`${B}/`) && dst.startsWith(`${A}/`))
+      );
+    });
+    expect(crossing).toEqual([]);
+    expect(rowsOf(clusterTable(objects), B).filter((r) => !r.includes('kube-dns'))).toEqual(expected());
+  });
+
+  it('a pod of another namespace reaches no lab pod; only the labelled ingress namespace reaches the editor and console', () => {
+    const table = clusterTable(objects);
+    const intoLabs = (r: string) => /-> soar-lab-[a-z]+\//.test(r);
+    expect(table.filter((r) => r.startsWith('elsewhere -> ') && intoLabs(r))).toEqual([]);
+    expect(table.filter((r) => r.startsWith('elsewhere -> ')).length).toBeGreaterThan(0);
+    expect(table.filter((r) => r.startsWith('host -> ') && intoLabs(r))).toEqual(
+      [A, B].flatMap((ns) => [`host -> ${ns}/mock-api:8088/TCP`, `host -> ${ns}/n8n:5678/TCP`]).sort(),
+    );
+  });
+
+  it('a stranger pod in a lab namespace reaches nothing and nothing reaches it', () => {
+    expect(clusterTable(objects).filter((r) => r.includes(STRANGER))).toEqual([]);
+  });
+});
+
+describe('every rule counts', () => {
+  /** Every policy with one rule, or one peer of a rule, taken out. */
+  function mutations(): [string, NetworkPolicy[]][] {
+    const policies = policiesOf(objects).filter((p) => p.metadata.namespace === A);
+    const others = policiesOf(objects).filter((p) => p.metadata.namespace !== A);
+    const out: [string, NetworkPolicy[]][] = [];
+    policies.forEach((policy, i) => {
+      for (const dir of ['ingress', 'egress'] as const) {
+        const rules = policy.spec[dir] ?? [];
+        rules.forEach((rule, r) => {
+          const without = structuredClone(policies);
+          (without[i] as NetworkPolicy).spec[dir]?.splice(r, 1);
+          out.push([`${policy.metadata.name} ${dir}[${r}] removed`, [...without, ...others]]);
+          const peers = dir === 'ingress' ? rule.from : rule.to;
+          if ((peers?.length ?? 0) > 1)
+            peers?.forEach((_, p) => {
+              const fewer = structuredClone(policies);
+              const target = (fewer[i] as NetworkPolicy).spec[dir]?.[r];
+              (dir === 'ingress' ? target?.from : target?.to)?.splice(p, 1);
+              out.push([`${policy.metadata.name} ${dir}[${r}] peer ${p} removed`, [...fewer, ...others]]);
+            });
+        });
+      }
+    });
+    out.push([
+      'default-deny removed',
+      [...policies.filter((p) => p.metadata.name !== 'default-deny'), ...others],
+    ]);
+    return out;
+  }
+
+  it('there are rules to take out', () => {
+    expect(mutations().length).toBeGreaterThan(12);
+  });
+
+  it('each one taken out changes the table of namespace A', () => {
+    const whole = clusterTable(objects);
+    for (const [what, policies] of mutations()) {
+      const changed = clusterTable(objects, policies);
+      expect(rowsOf(changed, A), what).not.toEqual(rowsOf(whole, A));
+    }
+  });
+
+  it('one rule taken out fails the comparison with the compose table', () => {
+    const [what, policies] = mutations().find(([w]) => w.startsWith('n8n-worker egress[2]')) ?? [];
+    expect(what).toBeDefined();
+    const rows = withoutDns(rowsOf(clusterTable(objects, policies), A)).filter((r) => !r.includes(STRANGER));
+    expect(rows).not.toEqual(expected());
+    expect(expected().filter((r) => !rows.includes(r))).toEqual(['n8n-worker -> mock-api:8081/TCP']);
+  });
+
+  it('the world holds both trainee namespaces', () => {
+    expect(world(objects).labNamespaces).toEqual([A, B]);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * The rendered class validates against the Kubernetes schemas (kubernetes-models' validators, generated
+ * from Kubernetes' own OpenAPI document), carries the hardening on every pod, and agrees with compose.yaml
+ * on what both declare: the images, the users, the memory limits and n8n's settings.
+ */
+import { readFileSync } from 'node:fs';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { interpolate } from '../appliance/compose-policy.js';
+import { composeBytes, hardeningViolations, k8sBytes, podViolations, runAs } from './hardening.js';
+import { composeFile } from './lab-network.js';
+import { documents, type K8sObject, podTemplate, ROOT, render, WORKLOAD_KINDS } from './render.js';
+
+const MODELS: Record<string, new (data: K8sObject) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+};
+
+/** The schema's verdict on one object: '' when it validates, else the first reason. */
+function schemaError(o: K8sObject): string {
+  const Model = MODELS[`${o.apiVersion}/${o.kind}`];
+  if (!Model) return `no schema for ${o.apiVersion}/${o.kind}`;
+  const copy = structuredClone(o);
+  // kustomize wraps a long Secret value's base64 at 70 columns; the API server decodes it with Go's
+  // base64, which skips line breaks, so the schema sees it as the server does.
+  if (o.kind === 'Secret')
+    for (const [k, v] of Object.entries(copy.data ?? {})) copy.data[k] = String(v).replace(/\n/g, '');
+  try {
+    new Model(copy).validate();
+    return '';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+let objects: K8sObject[];
+const NS = 'soar-lab-alice';
+
+beforeAll(() => {
+  const run = render('alice\nbob\n');
+  expect(run.code, run.stderr).toBe(0);
+  objects = documents(run.stdout);
+});
+
+const ofNs = () => objects.filter((o) => o.metadata?.namespace === NS || o.metadata?.name === NS);
+const workload = (name: string) =>
+  ofNs().find((o) => WORKLOAD_KINDS.includes(o.kind) && o.metadata.name === name) as K8sObject;
+
+describe('Kubernetes schemas', () => {
+  it('every rendered object validates', () => {
+    expect(objects.length).toBeGreaterThan(30);
+    expect(
+      objects.map((o) => [`${o.kind}/${o.metadata?.name}`, schemaError(o)]).filter(([, e]) => e !== ''),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a port that is text',
+      (d: K8sObject) => {
+        d.spec.template.spec.containers[0].ports[0].containerPort = 'eighty';
+      },
+    ],
+    [
+      'a misspelt field type',
+      (d: K8sObject) => {
+        d.spec.replicas = 'one';
+      },
+    ],
+    [
+      'no containers',
+      (d: K8sObject) => {
+        delete d.spec.template.spec.containers;
+      },
+    ],
+  ])('refuses a Deployment with %s', (_, breakIt) => {
+    const broken = structuredClone(workload('mock-api'));
+    breakIt(broken);
+    expect(schemaError(broken)).not.toBe('');
+  });
+
+  it('refuses a NetworkPolicy whose rule has a port out of range', () => {
+    const broken = structuredClone(
+      ofNs().find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'mock-api'),
+    ) as K8sObject;
+    broken.spec.ingress[0].ports[0].protocol = 7;
+    expect(schemaError(broken)).not.toBe('');
+  });
+});
+
+describe('hardening on every pod', () => {
+  it('holds for every container of every workload, init containers included', () => {
+    expect(objects.filter((o) => WORKLOAD_KINDS.includes(o.kind)).length).toBe(10);
+    expect(hardeningViolations(objects)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'readOnlyRootFilesystem',
+      (c: K8sObject) => {
+        c.securityContext.readOnlyRootFilesystem = false;
+      },
+      'readOnlyRootFilesystem',
+    ],
+    [
+      'allowPrivilegeEscalation',
+      (c: K8sObject) => {
+        delete c.securityContext.allowPrivilegeEscalation;
+      },
+      'allowPrivilegeEscalation',
+    ],
+    [
+      'capabilities',
+      (c: K8sObject) => {
+        c.securityContext.capabilities.drop = ['NET_RAW'];
+      },
+      'drop ALL',
+    ],
+    [
+      'a memory limit',
+      (c: K8sObject) => {
+        delete c.resources.limits.memory;
+      },
+      'no memory limit',
+    ],
+    [
+      'a cpu request',
+      (c: K8sObject) => {
+        delete c.resources.requests.cpu;
+      },
+      'no cpu request',
+    ],
+  ])('fails when the init container loses %s', (_, breakIt, reason) => {
+    const broken = structuredClone(workload('mock-api'));
+    breakIt(broken.spec.template.spec.initContainers[0]);
+    expect(podViolations(broken).join('\n')).toContain(reason);
+  });
+
+  it.each([
+    [
+      'runAsNonRoot',
+      (p: K8sObject) => {
+        delete p.securityContext.runAsNonRoot;
+      },
+      'runAsNonRoot',
+    ],
+    [
+      'seccomp',
+      (p: K8sObject) => {
+        p.securityContext.seccompProfile.type = 'Unconfined';
+      },
+      'seccomp',
+    ],
+    [
+      'root',
+      (p: K8sObject) => {
+        p.securityContext.runAsUser = 0;
+      },
+      'non-root runAsUser',
+    ],
+    [
+      'the service account token',
+      (p: K8sObject) => {
+        delete p.automountServiceAccountToken;
+      },
+      'automountServiceAccountToken',
+    ],
+    [
+      'a host path',
+      (p: K8sObject) => {
+        p.volumes.push({ name: 'docker', hostPath: { path: '/var/run/docker.sock' } });
+      },
+      'hostPath',
+    ],
+  ])('fails when a pod loses %s', (_, breakIt, reason) => {
+    const broken = structuredClone(workload('postgres'));
+    breakIt(broken.spec.template.spec);
+    expect(podViolations(broken).join('\n')).toContain(reason);
+  });
+
+  it('every lab namespace enforces the restricted Pod Security Standard', () => {
+    const namespaces = objects.filter((o) => o.kind === 'Namespace');
+    expect(namespaces.map((n) => n.metadata.labels['pod-security.kubernetes.io/enforce'])).toEqual([
+      'restricted',
+      'restricted',
+    ]);
+  });
+});
+
+describe('the same lab as compose.yaml', () => {
+  const compose = composeFile();
+  /** compose service -> the rendered container that runs it. */
+  function container(service: string): { pod: K8sObject; c: K8sObject } {
+    for (const o of ofNs().filter((x) => WORKLOAD_KINDS.includes(x.kind))) {
+      const { spec } = podTemplate(o);
+      const c = [...(spec.initContainers ?? []), ...spec.containers].find(
+        (x: K8sObject) => x.name === (service === 'tools' ? 'n8n-setup' : service),
+      );
+      if (c) return { pod: spec, c };
+    }
+    throw new Error(`no container runs ${service}`);
+  }
+  const services = Object.keys(compose.services);
+  const n8nEnvironment = () => compose.services.n8n?.environment as Record<string, unknown>;
+
+  it.each(services)('%s: the same image, user and memory limit', (service) => {
+    const s = compose.services[service];
+    const { pod, c } = container(service);
+    const image = s?.image ?? '';
+    expect(c.image.split('/').at(-1)).toBe(image.split('/').at(-1));
+    const { uid, gid } = runAs(pod, c);
+    expect(`${uid}:${gid}`).toBe(String(s?.user));
+    expect(k8sBytes(c.resources.limits.memory)).toBe(composeBytes(s?.mem_limit ?? ''));
+  });
+
+  it("n8n's settings are compose.yaml's, but for what a lab sets itself", () => {
+    const n8nEnv = compose.services.n8n?.environment as Record<string, unknown>;
+    const settings = ofNs().find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('n8n-settings-'))
+      ?.data as Record<string, string>;
+    const n8n = container('n8n').c;
+    const fromLab = Object.fromEntries(
+      (n8n.env as K8sObject[]).map((e) => [
+        e.name,
+        e.valueFrom?.secretKeyRef ? 'secret' : e.valueFrom?.configMapKeyRef ? 'lab-settings' : e.value,
+      ]),
+    );
+    const k8s: Record<string, string> = { ...settings, ...fromLab };
+    const differs = Object.keys(n8nEnv)
+      .filter((k) => String(n8nEnv[k]) !== k8s[k])
+      .sort();
+    expect(differs).toEqual([
+      'APPROVAL_TIMEOUT_SECONDS',
+      'DB_POSTGRESDB_PASSWORD',
+      'N8N_EDITOR_BASE_URL',
+      'N8N_ENCRYPTION_KEY',
+      'WEBHOOK_URL',
+    ]);
+    expect(Object.keys(k8s).filter((k) => !Object.hasOwn(n8nEnv, k))).toEqual([]);
+    expect(fromLab).toMatchObject({
+      DB_POSTGRESDB_PASSWORD: 'secret',
+      N8N_ENCRYPTION_KEY: 'secret',
+      WEBHOOK_URL: 'lab-settings',
+    });
+  });
+
+  it("a trainee's URLs are the port-forward's, and the mock API's address is the workflow's", () => {
+    const labSettings = ofNs().find(
+      (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('lab-settings-'),
+    )?.data;
+    expect(labSettings).toMatchObject({
+      WEBHOOK_URL: 'http://127.0.0.1:5679/',
+      N8N_PUBLIC_URL: 'http://127.0.0.1:5679',
+      LAB_MODE: 'exercise',
+    });
+    const settings = ofNs().find(
+      (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('n8n-settings-'),
+    )?.data;
+    expect(settings?.MOCK_API_URL).toBe(interpolate(String(n8nEnvironment().MOCK_API_URL)));
+  });
+
+  it("the workflows in the ConfigMap are the repository's, byte for byte", () => {
+    const data = ofNs().find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('lab-workflows-'))
+      ?.data as Record<string, string>;
+    expect(Object.keys(data).sort()).toEqual([
+      'suspicious-login-response.json',
+      'suspicious-login-rollback.json',
+    ]);
+    for (const [file, text] of Object.entries(data))
+      expect(text).toBe(readFileSync(`${ROOT}docker/n8n/workflows/${file}`, 'utf8'));
+  });
+});
