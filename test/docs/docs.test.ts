@@ -15,8 +15,19 @@ const DOCS = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
+/** The Makefile and the files it includes (deploy/kubernetes/k8s.mk). */
+const MAKEFILES = [
+  'Makefile',
+  ...[...read('Makefile').matchAll(/^include (\S+)$/gm)]
+    .map((m) => m[1])
+    .filter((f): f is string => f !== undefined),
+];
 const TARGETS = new Set(
-  [...read('Makefile').matchAll(/^([a-z0-9-]+):/gm)]
+  [
+    ...MAKEFILES.map(read)
+      .join('\n')
+      .matchAll(/^([a-z0-9-]+):/gm),
+  ]
     .map((m) => m[1])
     .filter((t): t is string => t !== undefined),
 );
@@ -82,6 +93,19 @@ describe("the guides' commands", () => {
       expect(blocks(read(doc)).filter((b) => b.lang !== 'sh' && b.lang !== 'text')).toEqual([]);
     },
   );
+
+  it('docs/kubernetes.md: every sh command is `make k8s-render` with settings its test gives it', () => {
+    const commands = blocks(read('docs/kubernetes.md'))
+      .filter((b) => b.lang === 'sh')
+      .flatMap((b) => b.lines);
+    expect(commands.length).toBeGreaterThan(0);
+    const renderTest = read('test/k8s/render.test.ts');
+    for (const command of commands) {
+      expect(command).toMatch(/^make k8s-render ROSTER=\S+( [A-Z0-9_]+=\S+)*( > \S+)?$/);
+      for (const setting of command.match(/ [A-Z0-9_]+=\S+/g) ?? [])
+        if (!setting.startsWith(' ROSTER=')) expect(renderTest).toContain(`'${setting.trim()}'`);
+    }
+  });
 
   it('the trainer guide: every sh command is one the lab test runs as a trainer types it', () => {
     const commands = blocks(read('docs/trainer-guide.md'))

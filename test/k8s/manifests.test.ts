@@ -194,6 +194,26 @@ describe('hardening on every pod', () => {
   });
 });
 
+/** CPU in millicores: "100m", "1", "0.5". */
+const millicores = (q: string | number) =>
+  String(q).endsWith('m') ? Number.parseFloat(String(q)) : Number(q) * 1000;
+
+describe('what a lab asks of the cluster', () => {
+  it("docs/kubernetes.md gives the sums of one lab's requests and limits", () => {
+    const containers = ofNs()
+      .filter((o) => WORKLOAD_KINDS.includes(o.kind))
+      .flatMap((o) => podTemplate(o).spec.containers as K8sObject[]);
+    const sum = (kind: string, res: 'cpu' | 'memory') =>
+      containers.reduce((n, c) => n + (res === 'cpu' ? millicores : k8sBytes)(c.resources[kind][res]), 0);
+    const doc = readFileSync(`${ROOT}docs/kubernetes.md`, 'utf8').replace(/\s+/g, ' ');
+    const cpu = (m: number) => (m % 1000 === 0 || m > 1000 ? `${m / 1000} CPU` : `${m}m CPU`);
+    expect(doc).toContain(
+      `requests of ${cpu(sum('requests', 'cpu'))} and ${sum('requests', 'memory') / 2 ** 20} MiB, ` +
+        `limits of ${cpu(sum('limits', 'cpu'))} and ${sum('limits', 'memory') / 2 ** 20} MiB`,
+    );
+  });
+});
+
 describe('the same lab as compose.yaml', () => {
   const compose = composeFile();
   /** compose service -> the rendered container that runs it. */

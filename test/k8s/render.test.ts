@@ -60,12 +60,12 @@ describe('make k8s-render', () => {
     expect(text).toMatch(/console http:\/\/127\.0\.0\.1:8089 {2}secret [0-9a-f]{24}/);
   });
 
-  it('takes the lab mode, the image and the pod network from the trainer', () => {
-    const run = render('alice\n', {
-      LAB_MODE: 'demo',
-      K8S_IMAGE: 'registry.example:5000/soar/mock-api:1.0.0',
-      K8S_POD_CIDR: '10.244.0.0/16',
-    });
+  it("takes the lab mode, the image and the pod network on make's command line, as docs/kubernetes.md gives them", () => {
+    const run = render('alice\n', {}, undefined, [
+      'LAB_MODE=demo',
+      'K8S_IMAGE=registry.example/soar-lab/mock-api:1.0.0',
+      'K8S_POD_CIDR=10.244.0.0/16',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const objects = documents(run.stdout);
     expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')).toMatchObject({
@@ -79,7 +79,13 @@ describe('make k8s-render', () => {
           (c: K8sObject) => c.image,
         ),
       );
-    expect(new Set(images)).toEqual(new Set(['registry.example:5000/soar/mock-api:1.0.0']));
+    expect(new Set(images)).toEqual(new Set(['registry.example/soar-lab/mock-api:1.0.0']));
+  });
+
+  it('takes a registry with a port', () => {
+    const run = render('alice\n', { K8S_IMAGE: 'registry.example:5000/soar/mock-api:1.0.0' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('image: registry.example:5000/soar/mock-api:1.0.0');
   });
 
   it.each([

@@ -29,13 +29,18 @@ export interface Rendered {
  * Runs `make k8s-render ROSTER=...`, the trainer's command, with LAB_DIR set; as a top-level make (under
  * `make test` a sub-make would print its directory lines into the manifests a trainer pipes on).
  */
-export function render(roster: string, env: Record<string, string> = {}, labDir?: string): Rendered {
+export function render(
+  roster: string,
+  env: Record<string, string> = {},
+  labDir?: string,
+  args: string[] = [],
+): Rendered {
   const dir = labDir ?? mkdtempSync(join(tmpdir(), 'k8s-render-'));
   made.push(dir);
   const rosterFile = join(dir, 'class.txt');
   writeFileSync(rosterFile, roster);
   const { MAKELEVEL: _level, MAKEFLAGS: _flags, MFLAGS: _mflags, ...outer } = process.env;
-  const run = spawnSync('make', ['k8s-render', `ROSTER=${rosterFile}`], {
+  const run = spawnSync('make', ['k8s-render', `ROSTER=${rosterFile}`, ...args], {
     cwd: ROOT,
     env: { ...outer, LAB_DIR: dir, ...env },
     encoding: 'utf8',
