@@ -30,6 +30,8 @@ LOG_TAG=lab-test
 . test/lab/exercise.sh
 # shellcheck source=class.sh
 . test/lab/class.sh
+# shellcheck source=k8s.sh
+. test/lab/k8s.sh
 
 # The approval time limit of the labs' workflows; n8n checks due waits once a minute on top of it.
 export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20}
@@ -119,6 +121,7 @@ case " $PARTS " in *" exercise "*)
   exercise_up
   exercise_build
   exercise_isolation
+  k8s_setup_in_lab
   exercise_reset
   exercise_down
   ;;
