@@ -3,6 +3,7 @@
  * Entry of the acceptance runner and of the stage checker (`check`): argv in, exit code out (0 all passed,
  * 1 a case or stage failed, 2 usage or setup).
  */
+import { withKeyFile } from '../lab/key-file.js';
 import { CheckSetupError } from './check/driver.js';
 import { CHECK_USAGE, parseCheckOptions } from './check/options.js';
 import { runCheck } from './check/run-check.js';
@@ -61,4 +62,16 @@ async function check(argv: readonly string[], env: Record<string, string | undef
   }
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env);
+/** The environment, with the key for n8n's API from N8N_API_KEY_FILE (the Kubernetes lab) when given so. */
+function environment(): NodeJS.ProcessEnv | undefined {
+  try {
+    return withKeyFile(process.env);
+  } catch (error) {
+    process.stderr.write(
+      `${process.argv[2] === 'check' ? 'check' : 'acceptance'}: ${(error as Error).message}\n`,
+    );
+    return undefined;
+  }
+}
+const env = environment();
+process.exitCode = env === undefined ? 2 : await main(process.argv.slice(2), env);

@@ -2,6 +2,7 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
+import { withKeyFile } from '../lab/key-file.js';
 import { mockApiClient } from '../lab/mock-api.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
@@ -12,8 +13,10 @@ import { Sessions } from './session.js';
 
 function main(): void {
   let config: ReturnType<typeof loadConsoleConfig>;
+  let env: NodeJS.ProcessEnv;
   try {
-    config = loadConsoleConfig(process.env);
+    env = withKeyFile(process.env);
+    config = loadConsoleConfig(env);
   } catch (err) {
     process.stderr.write(`console: ${(err as Error).message}\n`);
     process.exit(2);
@@ -34,7 +37,7 @@ function main(): void {
     n8nUrl: config.n8nUrl,
     reportPath: config.checkReport,
     webhookPath: config.alertWebhookPath,
-    env: process.env,
+    env,
     timeoutMs: config.checkTimeoutSeconds * 1000,
   });
   const app = createConsoleApp({

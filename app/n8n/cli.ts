@@ -5,19 +5,26 @@
  *   node dist/app/n8n/cli.js solution [FILE...]     (default: every *.json in /lab/workflows)
  *   node dist/app/n8n/cli.js stop-runs
  *   node dist/app/n8n/cli.js webhook-listening PATH
- * Env: N8N_URL (e.g. http://n8n:5678); N8N_API_KEY for solution and stop-runs. Secrets come on stdin or
+ *   node dist/app/n8n/cli.js init                   (the Kubernetes lab's set-up container: app/n8n/init.ts)
+ * Env: N8N_URL (e.g. http://n8n:5678); N8N_API_KEY for solution and stop-runs; for init N8N_OWNER_EMAIL,
+ * N8N_OWNER_PASSWORD, N8N_API_KEY_FILE (where the key is kept) and LAB_MODE (exercise or demo). Secrets come on stdin or
  * in the environment, never on argv. One line per outcome on stdout, a one-line error on stderr; exit 0
  * done, 1 failed (or refused, or: not listening), 2 usage.
  */
 import { z } from 'zod';
+import { withKeyFile } from '../lab/key-file.js';
 import { N8nError } from './client.js';
+import { initLab } from './init.js';
 import { setupLab } from './setup.js';
 import { importSolution, readReferences, SolutionRefused } from './solution.js';
 import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
 import { postWebhookListening } from './webhooks.js';
 
 const USAGE =
-  'usage: cli.js setup|solution [FILE...]|stop-runs|webhook-listening PATH (env N8N_URL, N8N_API_KEY)';
+  'usage: cli.js setup|solution [FILE...]|stop-runs|webhook-listening PATH|init (env N8N_URL, N8N_API_KEY)';
+
+/** How long init waits for n8n main to be ready: a first start on a busy node takes minutes. */
+const INIT_WAIT_MS = 600_000;
 
 class UsageError extends Error {}
 
@@ -29,11 +36,14 @@ const SetupInputSchema = z.object({
   apiKey: z.string().optional(),
 });
 
-function env(name: string): string {
-  const value = process.env[name]?.trim();
+function env(name: string, from: NodeJS.ProcessEnv = process.env): string {
+  const value = from[name]?.trim();
   if (!value) throw new UsageError(`${name} is not set`);
   return value;
 }
+
+/** The key for n8n's public API: N8N_API_KEY, or the file N8N_API_KEY_FILE names (the Kubernetes lab). */
+const apiKey = () => env('N8N_API_KEY', withKeyFile(process.env));
 
 async function stdin(): Promise<string> {
   let text = '';
@@ -56,12 +66,12 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
     }
     case 'solution': {
       const url = env('N8N_URL');
-      const key = env('N8N_API_KEY');
+      const key = apiKey();
       return { lines: await importSolution({ url }, key, readReferences(args)), code: 0 };
     }
     case 'stop-runs': {
       if (args.length > 0) throw new UsageError('stop-runs takes no argument');
-      const stopped = await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: env('N8N_API_KEY') });
+      const stopped = await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: apiKey() });
       return { lines: [`stopped ${stopped} unfinished workflow run(s)`], code: 0 };
     }
     case 'webhook-listening': {
@@ -72,6 +82,27 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
         lines: [`${listening ? 'listening' : 'not listening'} POST /webhook/${path}`],
         code: listening ? 0 : 1,
       };
+    }
+    case 'init': {
+      if (args.length > 0) throw new UsageError('init takes no argument');
+      const mode = process.env.LAB_MODE?.trim() || 'exercise';
+      if (mode !== 'exercise' && mode !== 'demo')
+        throw new UsageError(`LAB_MODE=${mode} is not exercise or demo`);
+      await initLab({
+        n8n: { url: env('N8N_URL') },
+        owner: {
+          email: env('N8N_OWNER_EMAIL'),
+          password: env('N8N_OWNER_PASSWORD'),
+          firstName: 'Lab',
+          lastName: 'Trainee',
+        },
+        keyFile: env('N8N_API_KEY_FILE'),
+        demo: mode === 'demo',
+        waitMs: INIT_WAIT_MS,
+        pollMs: 2000,
+        say: (line) => process.stdout.write(`${line}\n`),
+      });
+      return { lines: [], code: 0 };
     }
     default:
       throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);

@@ -121,8 +121,8 @@ case " $PARTS " in *" exercise "*)
   exercise_up
   exercise_build
   exercise_isolation
-  k8s_setup_in_lab
   exercise_reset
+  k8s_setup_in_lab
   exercise_down
   ;;
 esac

@@ -3,57 +3,14 @@
  * bodies, the key and the login cookie) and what it does with n8n's answers, as probed on the pinned n8n.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EditorSession, N8nError, setupOwner } from '../../app/n8n/client.js';
 import { LAB_KEY_SCOPES, setupLab } from '../../app/n8n/setup.js';
 import { importSolution, readReferences, SolutionRefused } from '../../app/n8n/solution.js';
 import { postWebhookListening } from '../../app/n8n/webhooks.js';
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-  headers: IncomingMessage['headers'];
-}
-type Handler = (call: Call, res: ServerResponse) => void;
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
-});
-
-async function standIn(handler: Handler): Promise<{ url: string; calls: Call[] }> {
-  const calls: Call[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (d) => {
-      text += d;
-    });
-    req.on('end', () => {
-      const call = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        body: text ? JSON.parse(text) : undefined,
-        headers: req.headers,
-      };
-      calls.push(call);
-      handler(call, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
-}
-const send = (
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string | string[]> = {},
-) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+import { send, standIn } from './stand-in.js';
 
 const OWNER = { email: 'o@lab.test', password: 'Secret-1x', firstName: 'Lab', lastName: 'Trainer' };
 
