@@ -4,23 +4,16 @@
  * reached the same way whether it is the in-process reference host or n8n: webhook POSTs, and the resume
  * URL found in the approval notification.
  */
+
 import { randomUUID } from 'node:crypto';
 import { resumeUrlIn } from '../lab/approval-request.js';
 import type { MockApiClient } from '../lab/mock-api.js';
+import type { Timing } from '../lab/timing.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { HealthSchema, type State, StateSchema } from './api-schemas.js';
 import { type CaseFacts, type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
 
-export interface Timing {
-  /** Between two GET /state polls. */
-  pollMs: number;
-  /** A passing state must stay unchanged (same journal) this long: a late stray request still fails. */
-  settleMs: number;
-  /** How long one phase of a case may take, approval wait excluded. */
-  phaseTimeoutMs: number;
-  /** How late the target may notice a passed approval time limit (n8n checks once a minute). */
-  approvalLatenessMs: number;
-}
+export type { Timing } from '../lab/timing.js';
 
 export interface RunnerOptions {
   api: MockApiClient;

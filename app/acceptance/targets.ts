@@ -3,8 +3,8 @@
  * They differ only in where the triggers live and how patient the runner must be.
  */
 
+import { MATRIX_TIMING, type Timing } from '../lab/timing.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
-import type { Timing } from './runner.js';
 import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';
 
 export type TargetName = 'reference' | 'n8n';
@@ -18,21 +18,8 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** In process everything answers within milliseconds; the limits only bound a failing case. */
-export const REFERENCE_TIMING: Timing = {
-  pollMs: 50,
-  settleMs: 250,
-  phaseTimeoutMs: 10_000,
-  approvalLatenessMs: 2_000,
-};
-
-/** n8n runs nodes in a worker and checks due Wait time limits once a minute, so they fire up to ~60 s late. */
-export const N8N_TIMING: Timing = {
-  pollMs: 500,
-  settleMs: 2_000,
-  phaseTimeoutMs: 60_000,
-  approvalLatenessMs: 75_000,
-};
+export const REFERENCE_TIMING: Timing = MATRIX_TIMING.reference;
+export const N8N_TIMING: Timing = MATRIX_TIMING.n8n;
 
 /** The reference host's default limit: short, because the runner waits for it in approval_timed_out. */
 export const REFERENCE_APPROVAL_TIMEOUT_SECONDS = 3;

@@ -4,6 +4,7 @@
  * reference workflow and n8n pass or fail by the same checks.
  */
 
+import { dig } from '../lab/dig.js';
 import { BLOCK_EXPIRES_MINUTES } from '../workflow/constants.js';
 import type { CaseRecord, JournalEntry, State } from './api-schemas.js';
 
@@ -131,15 +132,6 @@ function field(
 
 function is(expected: unknown) {
   return (value: unknown) => value === expected;
-}
-
-function dig(value: unknown, path: string): unknown {
-  let current: unknown = value;
-  for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = Object.entries(current).find(([k]) => k === key)?.[1];
-  }
-  return current;
 }
 
 function oneCase(v: View): Check {

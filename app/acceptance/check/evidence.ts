@@ -37,12 +37,4 @@ export function holdsValue(value: unknown, name: string, expected: unknown): boo
   return someKey(value, new RegExp(`^${name}$`), (item) => item === expected);
 }
 
-/** The value at a dotted path; undefined when any step is missing. */
-export function dig(value: unknown, path: string): unknown {
-  let current: unknown = value;
-  for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = Object.entries(current).find(([k]) => k === key)?.[1];
-  }
-  return current;
-}
+export { dig } from '../../lab/dig.js';

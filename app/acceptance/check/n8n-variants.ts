@@ -2,6 +2,7 @@
  * A few mistakes of variants.ts as real n8n export JSON: an override of one node of the generated
  * workflows. `write-variant.ts` writes them for the e2e check on the pinned n8n.
  */
+import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { exportText, iff, type Overrides } from '../../workflow/n8n/build.js';
 import { DECIDE, responseWorkflow } from '../../workflow/n8n/response.js';
 import { rollbackWorkflow } from '../../workflow/n8n/rollback.js';
@@ -11,14 +12,14 @@ import type { ReferenceVariantName } from './variants.js';
 export const N8N_VARIANTS: Partial<
   Record<ReferenceVariantName, { response?: Overrides; rollback?: Overrides }>
 > = {
-  'threshold-above-80': {
+  [`threshold-above-${APPROVAL_THRESHOLD}`]: {
     response: {
       [DECIDE]: (node) => ({
         ...node,
         parameters: iff(
           DECIDE,
           node.position,
-          "$('Validate').first().json.alert.confidence > 80",
+          `$('Validate').first().json.alert.confidence > ${APPROVAL_THRESHOLD}`,
           'Duplicate delivery?',
           'Below threshold',
         ).parameters,

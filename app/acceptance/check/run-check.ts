@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { MockApiClient } from '../../lab/mock-api.js';
+import { CHECK_TIMING, type Timing } from '../../lab/timing.js';
 import { LAB_USER } from '../../workflow/scenario.js';
 import type { LocalMockApi } from '../mock-api-server.js';
 import { type Output, openMockApi } from '../run-acceptance.js';
-import type { Timing } from '../runner.js';
 import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
 import { CheckSetupError, Driver, NotListening } from './driver.js';
 import { loadMapping } from './mapping.js';
@@ -20,21 +20,8 @@ import {
 } from './report-schema.js';
 import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 
-/** In process a run takes milliseconds; the phase limit only bounds how long a failing expectation waits. */
-export const CHECK_REFERENCE_TIMING: Timing = {
-  pollMs: 50,
-  settleMs: 250,
-  phaseTimeoutMs: 3_000,
-  approvalLatenessMs: 1_000,
-};
-
-/** n8n: runs start within a second; Wait time limits fire up to ~60 s late (checked once a minute). */
-export const CHECK_N8N_TIMING: Timing = {
-  pollMs: 500,
-  settleMs: 2_000,
-  phaseTimeoutMs: 30_000,
-  approvalLatenessMs: 75_000,
-};
+export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;
+export const CHECK_N8N_TIMING: Timing = CHECK_TIMING.n8n;
 
 export interface CheckHooks {
   /** Starts the reference target; the tests pass broken variants of the reference workflow here. */

@@ -4,6 +4,7 @@
  */
 
 import { resumeUrlIn } from '../../lab/approval-request.js';
+import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { alertPayload } from '../../workflow/scenario.js';
 import type { State } from '../api-schemas.js';
 import { saysInText } from './evidence.js';
@@ -13,13 +14,14 @@ import {
   addressAbsent,
   approvalRequested,
   approvalRequests,
+  BELOW_THRESHOLD,
   blockNotRepeated,
   blockPosts,
   blockVerified,
   caseAfterBlock,
   caseLookupAfterEnrich,
   caseWrites,
-  enrichmentRecordedBelow80,
+  enrichmentRecordedBelowThreshold,
   exactEntry,
   exactUnblock,
   fail,
@@ -31,10 +33,10 @@ import {
   identityOfTheUserOnly,
   MAPPED_FIELDS,
   namesApprover,
-  noApprovalBelow80,
+  noApprovalBelowThreshold,
   noBlockAfter,
   noBlockBeforeDecision,
-  noContainmentBelow80,
+  noContainmentBelowThreshold,
   noSecondBlock,
   noSecondCase,
   ok,
@@ -138,19 +140,19 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
 
 export const SCENARIOS: readonly Scenario[] = [
   {
-    id: 'valid-79',
-    stimulus: 'valid alert, confidence 79',
+    id: `valid-${BELOW_THRESHOLD}`,
+    stimulus: `valid alert, confidence ${BELOW_THRESHOLD}`,
     user: 'lab',
     approver: 'reject',
-    alert: (f) => baseAlert(f, 79),
+    alert: (f) => baseAlert(f, BELOW_THRESHOLD),
     expectations: [
       webhookAccepts,
       sevenFields,
       identityAsked('enrich'),
       caseLookupAfterEnrich(),
-      noApprovalBelow80,
-      noContainmentBelow80,
-      enrichmentRecordedBelow80,
+      noApprovalBelowThreshold,
+      noContainmentBelowThreshold,
+      enrichmentRecordedBelowThreshold,
     ],
   },
   ...(['production', ...MAPPED_FIELDS] as const).map(validationScenario),
@@ -163,16 +165,16 @@ export const SCENARIOS: readonly Scenario[] = [
     expectations: [identityOfTheUserOnly, unknownIdentityStops],
   },
   {
-    id: 'boundary-80',
-    stimulus: 'alert with confidence 80; the approver rejects',
+    id: `boundary-${APPROVAL_THRESHOLD}`,
+    stimulus: `alert with confidence ${APPROVAL_THRESHOLD}; the approver rejects`,
     user: 'lab',
     approver: 'reject',
-    alert: (f) => baseAlert(f, 80),
+    alert: (f) => baseAlert(f, APPROVAL_THRESHOLD),
     expectations: [
       approvalRequested(
         'decide',
-        'at 80',
-        'confidence 80 asked for no approval: Decide must use >= 80, so 80 itself asks; the approval request is a POST /notify that carries {{ $execution.resumeUrl }}',
+        `at ${APPROVAL_THRESHOLD}`,
+        `confidence ${APPROVAL_THRESHOLD} asked for no approval: Decide must use >= ${APPROVAL_THRESHOLD}, so ${APPROVAL_THRESHOLD} itself asks; the approval request is a POST /notify that carries {{ $execution.resumeUrl }}`,
       ),
       noBlockAfter(
         'approve',
@@ -192,7 +194,7 @@ export const SCENARIOS: readonly Scenario[] = [
       approvalRequested(
         'approve',
         'at 92',
-        'confidence 92 asked for no approval: after Decide (>= 80) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer',
+        `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
       ),
       noBlockBeforeDecision,
       resumeAccepted,
@@ -218,7 +220,7 @@ export const SCENARIOS: readonly Scenario[] = [
       approvalRequested(
         'approve',
         'without an answer',
-        'confidence 92 asked for no approval: after Decide (>= 80) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer',
+        `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
       ),
       noBlockAfter(
         'approve',

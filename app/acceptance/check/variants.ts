@@ -4,6 +4,8 @@
  * are also n8n export JSON: n8n-variants.ts).
  * Also useful to a trainer: `check` run on a variant shows what a trainee's typical mistake looks like.
  */
+
+import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import {
   blockRequest,
   isJsonObject,
@@ -42,15 +44,17 @@ export const REFERENCE_VARIANTS = {
       response: { enrich: (ctx, alert) => REFERENCE_NODES.enrich(ctx, { ...alert, user: LAB_USER }) },
     },
   },
-  'threshold-above-80': {
-    mistake: 'Decide compares confidence > 80 instead of >= 80',
+  [`threshold-above-${APPROVAL_THRESHOLD}`]: {
+    mistake: `Decide compares confidence > ${APPROVAL_THRESHOLD} instead of >= ${APPROVAL_THRESHOLD}`,
     breaks: 'decide',
     reference: {
       response: {
         decide: (ctx, alert, selection) =>
           REFERENCE_NODES.decide(
             ctx,
-            alert.confidence === 80 ? { ...alert, confidence: 79 } : alert,
+            alert.confidence === APPROVAL_THRESHOLD
+              ? { ...alert, confidence: APPROVAL_THRESHOLD - 1 }
+              : alert,
             selection,
           ),
       },

@@ -1,4 +1,5 @@
 /** The Decide stage: below the threshold nothing is contained, and the enrichment is still recorded. */
+import { APPROVAL_THRESHOLD } from '../../../workflow/constants.js';
 import {
   approvalRequests,
   describeIdentity,
@@ -11,38 +12,42 @@ import {
   touching,
 } from './kit.js';
 
-export const noApprovalBelow80: Expectation = {
+/** The threshold, and the confidence just below it that the valid-below scenario sends. */
+const AT = APPROVAL_THRESHOLD;
+export const BELOW_THRESHOLD = AT - 1;
+
+export const noApprovalBelowThreshold: Expectation = {
   stage: 'decide',
-  text: 'below 80 no approval is requested',
+  text: `below ${AT} no approval is requested`,
   judge: (e) => {
     const approvals = approvalRequests(e.state);
     return approvals.length === 0
       ? pass()
       : fail(
-          'confidence 79 asked for approval: Decide must compare confidence >= 80, and 79 is below',
+          `confidence ${BELOW_THRESHOLD} asked for approval: Decide must compare confidence >= ${AT}, and ${BELOW_THRESHOLD} is below`,
           `${approvals.length} approval request(s)`,
         );
   },
 };
 
-export const noContainmentBelow80: Expectation = {
+export const noContainmentBelowThreshold: Expectation = {
   stage: 'decide',
-  text: 'below 80 no containment is requested (no POST or DELETE /blocklist)',
+  text: `below ${AT} no containment is requested (no POST or DELETE /blocklist)`,
   judge: (e) => {
     const writes = touching(e.state, '/blocklist').filter((j) => j.method !== 'GET');
     return writes.length === 0
       ? pass()
       : fail(
-          `confidence 79 still called ${writes.map(show).join(', ')}: Decide's below-80 branch must not reach Block`,
+          `confidence ${BELOW_THRESHOLD} still called ${writes.map(show).join(', ')}: Decide's below-${AT} branch must not reach Block`,
         );
   },
 };
 
-export const enrichmentRecordedBelow80: Expectation = {
+export const enrichmentRecordedBelowThreshold: Expectation = {
   stage: 'decide',
-  text: 'below 80 the enrichment is recorded (a case of the event holding the identity)',
+  text: `below ${AT} the enrichment is recorded (a case of the event holding the identity)`,
   judge: (e) => {
-    const outcome = oneCase(e, 'after confidence 79');
+    const outcome = oneCase(e, `after confidence ${BELOW_THRESHOLD}`);
     if (outcome.status !== 'pass') return outcome;
     return holdsIdentity(e)
       ? pass()
