@@ -3,7 +3,7 @@
  * or not checked), the first hint of a failed stage, when it was checked and whether the lab is up. The
  * HTML, JSON and CSV writers all render this one model.
  */
-import { CheckReportSchema, STAGE_NAMES, type StageName } from '../acceptance/check/report-schema.js';
+import { CheckReportSchema, STAGE_NAMES, type StageName } from '../lab/check-report.js';
 import type { ClassInput, LabInput } from './class-input.js';
 
 /** `unjudged`: the stage was checked but none of its expectations could be judged (and none failed). */

@@ -3,7 +3,7 @@
  * (app/console/client/): the stages it offers and the run's state as the event stream sends it.
  */
 import { z } from 'zod';
-import { STAGE_NAMES, StageNameSchema } from '../acceptance/check/report-schema.js';
+import { STAGE_NAMES, StageNameSchema } from '../lab/check-report.js';
 
 export const CHECK_STAGES = [...STAGE_NAMES, 'all'] as const;
 export const CheckStageSchema = z.union([StageNameSchema, z.literal('all')], {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { CheckOptions } from '../../app/acceptance/check/options.js';
-import type { CheckReport, StageName } from '../../app/acceptance/check/report-schema.js';
 import type { CheckHooks } from '../../app/acceptance/check/run-check.js';
 import type { Output } from '../../app/acceptance/run-acceptance.js';
 import { startReferenceTarget } from '../../app/acceptance/targets.js';
 import type { WorkflowVariant } from '../../app/acceptance/workflow-host.js';
+import type { CheckReport, StageName } from '../../app/lab/check-report.js';
 
 /**
  * One folder for the reports of the test file that imports this (each file has its own copy of this

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notListeningMessage } from '../../app/acceptance/check/driver.js';
-import { CheckReportSchema } from '../../app/acceptance/check/report-schema.js';
 import { runCheck } from '../../app/acceptance/check/run-check.js';
 import { scenariosFor, stagesUpTo } from '../../app/acceptance/check/scenarios.js';
 import { startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
 import { REFERENCE_NODES } from '../../app/acceptance/reference-workflow.js';
 import { startReferenceTarget } from '../../app/acceptance/targets.js';
+import { CheckReportSchema } from '../../app/lab/check-report.js';
 import { spawnNode, startService } from '../helpers/service-process.js';
 import { checkOptions, checkReference, TEST_TIMING } from './check-helpers.js';
 

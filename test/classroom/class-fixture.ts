@@ -2,13 +2,14 @@
  * A class of six for the class-report tests: stage-check reports built through the checker's own schema
  * (CheckReportSchema), so a report the checker could not write is not accepted here either.
  */
+
+import type { ClassInput } from '../../app/classroom/class-input.js';
 import {
   type CheckReport,
   CheckReportSchema,
   STAGE_NAMES,
   type StageName,
-} from '../../app/acceptance/check/report-schema.js';
-import type { ClassInput } from '../../app/classroom/class-input.js';
+} from '../../app/lab/check-report.js';
 
 const AT = '2026-11-24T09:41:07.000Z';
 

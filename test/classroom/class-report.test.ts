@@ -3,9 +3,9 @@
  * with its refusals. The page in a browser: class-report.browser.ts (make test-console).
  */
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '../../app/acceptance/check/report-schema.js';
 import { buildClassReport } from '../../app/classroom/class-report.js';
 import { renderCsv } from '../../app/classroom/render-csv.js';
+import { STAGE_NAMES } from '../../app/lab/check-report.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, checkReport, ENRICH_HINT, STOPPED_LINE } from './class-fixture.js';
 

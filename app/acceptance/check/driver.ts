@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resumeUrlIn } from '../../lab/approval-request.js';
+import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../../lab/check-report.js';
 import type { MockApiClient } from '../../lab/mock-api.js';
 import { webhookUrl } from '../../lab/webhook-path.js';
 import { LAB_ADDRESS, LAB_USER } from '../../workflow/scenario.js';
@@ -21,7 +22,6 @@ import type { Target } from '../targets.js';
 import { fillTemplate, type Mapping } from './mapping.js';
 import { findExecutionFields } from './n8n-executions.js';
 import type { CheckOptions } from './options.js';
-import { type ExpectationResult, STAGE_NAMES, type Stopped } from './report-schema.js';
 import {
   type Evidence,
   type ExecutionFinding,

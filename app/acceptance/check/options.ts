@@ -1,5 +1,6 @@
 /** The `check` subcommand's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
+import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../../lab/check-report.js';
 import { WebhookPathSchema } from '../../lab/webhook-path.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../../workflow/constants.js';
 import {
@@ -16,7 +17,6 @@ import {
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
   type TargetName,
 } from '../targets.js';
-import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from './report-schema.js';
 
 export const CHECK_USAGE = `usage: node dist/app/acceptance/cli.js check --stage STAGE|all --target reference|n8n [options]
   --stage STAGE                 check every stage up to and including STAGE:

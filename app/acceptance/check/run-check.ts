@@ -1,5 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import {
+  type CheckReport,
+  CheckReportSchema,
+  type ExpectationResult,
+  STAGE_NAMES,
+  type StageName,
+  type StageResult,
+  type Stopped,
+} from '../../lab/check-report.js';
 import type { MockApiClient } from '../../lab/mock-api.js';
 import { CHECK_TIMING, type Timing } from '../../lab/timing.js';
 import { LAB_USER } from '../../workflow/scenario.js';
@@ -9,15 +18,6 @@ import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
 import { CheckSetupError, Driver, NotListening } from './driver.js';
 import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
-import {
-  type CheckReport,
-  CheckReportSchema,
-  type ExpectationResult,
-  STAGE_NAMES,
-  type StageName,
-  type StageResult,
-  type Stopped,
-} from './report-schema.js';
 import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;

@@ -4,6 +4,7 @@
  */
 
 import { resumeUrlIn } from '../../lab/approval-request.js';
+import { STAGE_NAMES, type StageName } from '../../lab/check-report.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { alertPayload } from '../../workflow/scenario.js';
 import type { State } from '../api-schemas.js';
@@ -57,7 +58,6 @@ import {
   webhookAccepts,
   writeFailedOnce,
 } from './expectations.js';
-import { STAGE_NAMES, type StageName } from './report-schema.js';
 
 export type {
   Evidence,

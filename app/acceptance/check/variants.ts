@@ -5,6 +5,7 @@
  * Also useful to a trainer: `check` run on a variant shows what a trainee's typical mistake looks like.
  */
 
+import type { StageName } from '../../lab/check-report.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import {
   blockRequest,
@@ -16,7 +17,6 @@ import {
 import { LAB_USER } from '../../workflow/scenario.js';
 import { REFERENCE_NODES, StopRun } from '../reference-workflow.js';
 import type { WorkflowVariant } from '../workflow-host.js';
-import type { StageName } from './report-schema.js';
 
 export interface Variant {
   /** What the trainee got wrong, in their terms. */

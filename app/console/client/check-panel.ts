@@ -11,7 +11,7 @@ function field(record: unknown, key: string): unknown {
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-// The stage checker's report (app/acceptance/check/report-schema.ts: passed, stages[{stage, status,
+// The stage checker's report (app/lab/check-report.ts: passed, stages[{stage, status,
 // counts}], results[{stage, expectation, status, hint}]), read loosely.
 export function renderCheck(check: unknown): void {
   const box = $('check');

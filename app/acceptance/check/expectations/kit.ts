@@ -1,9 +1,9 @@
 /** What every expectation is made of: the evidence it reads, its outcome, and the questions it asks of the journal and the cases. */
 import { resumeUrlIn } from '../../../lab/approval-request.js';
+import type { ExpectationStatus, StageName } from '../../../lab/check-report.js';
 import type { JournalEntry, State } from '../../api-schemas.js';
 import { dig, mentions, someKey } from '../evidence.js';
 import type { Mapping } from '../mapping.js';
-import type { ExpectationStatus, StageName } from '../report-schema.js';
 
 /** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
 export const MAPPED_FIELDS = [
