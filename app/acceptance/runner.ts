@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { resumeUrlIn } from '../lab/approval-request.js';
 import type { MockApiClient } from '../lab/mock-api.js';
+import { postResume as postDecision } from '../lab/resume.js';
 import type { Timing } from '../lab/timing.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { HealthSchema, type State, StateSchema } from './api-schemas.js';
@@ -256,9 +257,8 @@ export async function postTrigger(
 }
 
 /**
- * POSTs an approver's decision. On n8n the approval request goes out just before the Wait node starts
- * waiting, so an early answer can find nothing waiting yet: 404/409 is retried briefly. Returns the last
- * status, or null when the URL could not be reached.
+ * POSTs an approver's decision (app/lab/resume.ts), retrying n8n's early 404/409 briefly; every answer but
+ * a 2xx is noted. Returns the last status, or null when the URL could not be reached.
  */
 export async function postResume(
   url: string,
@@ -266,25 +266,19 @@ export async function postResume(
   timing: Timing,
   note: (message: string) => void,
 ): Promise<number | null> {
-  const deadline = performance.now() + Math.min(10_000, timing.phaseTimeoutMs);
-  for (;;) {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      await response.body?.cancel();
-      if (response.ok) return response.status;
-      note(`resume POST answered ${response.status}`);
-      if ((response.status !== 404 && response.status !== 409) || performance.now() > deadline) {
-        return response.status;
-      }
-    } catch (error) {
-      note(`resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`);
-      return null;
-    }
-    await sleep(Math.max(timing.pollMs, 250));
+  const said = (status: number) => note(`resume POST answered ${status}`);
+  try {
+    const { status } = await postDecision(url, body, {
+      retryOn: [404, 409],
+      retryForMs: Math.min(10_000, timing.phaseTimeoutMs),
+      intervalMs: Math.max(timing.pollMs, 250),
+      onRetry: said,
+    });
+    if (status < 200 || status > 299) said(status);
+    return status;
+  } catch (error) {
+    note(`resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`);
+    return null;
   }
 }
 

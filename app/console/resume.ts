@@ -4,6 +4,8 @@
  * path; it is then rewritten onto the n8n address the console itself uses (compose: http://n8n:5678).
  */
 
+import { postResume, type ResumeAnswer } from '../lab/resume.js';
+
 /** n8n 2.x: `/webhook-waiting/<execution id>[/<suffix>]?signature=<hex>` (the acceptance host: a UUID). */
 const WAITING_PATH = /^\/webhook-waiting\/[A-Za-z0-9-]{1,64}(\/[A-Za-z0-9_-]{1,64})?$/;
 
@@ -35,33 +37,13 @@ export function resumeTarget(given: unknown, publicBase: string, internalBase: s
   return { ok: true, url: `${internalBase.replace(/\/+$/, '')}${url.pathname}${query}` };
 }
 
-export interface PostOutcome {
-  status: number;
-  attempts: number;
-  body: string;
-}
+export type { ResumeAnswer as PostOutcome } from '../lab/resume.js';
 
-/**
- * POSTs the decision. n8n answers 409 ("running already") to a decision that arrives before its Wait node
- * is waiting: that is retried for up to retryForMs. Redirects are never followed.
- */
-export async function postDecision(
+/** POSTs the decision (app/lab/resume.ts), retrying n8n's 409 "running already" for up to retryForMs. */
+export function postDecision(
   url: string,
   body: unknown,
-  { retryForMs = 5000, intervalMs = 250, fetchImpl = fetch } = {},
-): Promise<PostOutcome> {
-  const deadline = Date.now() + retryForMs;
-  for (let attempts = 1; ; attempts++) {
-    const res = await fetchImpl(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(5000),
-    });
-    const text = (await res.text()).slice(0, 2000);
-    if (res.status !== 409 || Date.now() + intervalMs > deadline)
-      return { status: res.status, attempts, body: text };
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
+  options: { retryForMs?: number; intervalMs?: number; fetchImpl?: typeof fetch } = {},
+): Promise<ResumeAnswer> {
+  return postResume(url, body, { ...options, retryOn: [409] });
 }
