@@ -8,6 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { hostName } from '../lab/host-header.js';
 import { LOGIN_CSS, renderLogin } from './login-page.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Sessions } from './session.js';
 
@@ -50,14 +51,6 @@ export const refuse = (
   code: string,
   message: string,
 ) => c.json({ error: { code, message } }, status);
-
-/** The Host's name part, lower case, without a port or a trailing dot; IPv6 keeps its brackets. */
-export function hostName(header: string): string {
-  const h = header.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  const colon = h.lastIndexOf(':');
-  return (colon === -1 ? h : h.slice(0, colon)).replace(/\.$/, '');
-}
 
 export function guard(options: GuardOptions): MiddlewareHandler {
   const names = new Set(['127.0.0.1', '[::1]', 'localhost', ...options.allowedHosts]);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { ApiError } from '../errors.js';
+import { hostName } from '../lab/host-header.js';
 import type { AddressAllowlist } from './cidr.js';
 
 export interface AccessPolicy {
@@ -55,10 +56,7 @@ export function accessCheck(policy: AccessPolicy): AccessCheck {
 }
 
 function hostAllowed(header: string, names: ReadonlySet<string>): boolean {
-  let name = header.trim().toLowerCase();
-  if (name.startsWith('[')) return isIP(name.slice(1, name.indexOf(']'))) === 6;
-  const colon = name.lastIndexOf(':');
-  if (colon !== -1) name = name.slice(0, colon);
-  if (name.endsWith('.')) name = name.slice(0, -1);
+  const name = hostName(header);
+  if (name.startsWith('[')) return isIP(name.slice(1, -1)) === 6;
   return isIP(name) === 4 || names.has(name);
 }
