@@ -14,7 +14,11 @@ import ts from 'typescript';
 export const WORKFLOW_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CODE_DIR = join(WORKFLOW_DIR, 'n8n', 'code');
 /** The modules every Code node may draw on, besides its own file. */
-const SHARED = [join(WORKFLOW_DIR, 'constants.ts'), join(WORKFLOW_DIR, 'decisions.ts')];
+const SHARED = [
+  join(WORKFLOW_DIR, 'constants.ts'),
+  join(WORKFLOW_DIR, 'alert.ts'),
+  join(WORKFLOW_DIR, 'decisions.ts'),
+];
 
 interface Declaration {
   name: string;
