@@ -75,10 +75,10 @@ acceptance: ## the acceptance matrix on the lab's published reference (make solu
 
 check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
 	@if [ -n "$(WORKFLOW)" ]; then $(MAKE) -s build && \
-	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
+	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/check/cli.js --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
 	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
-	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/acceptance/cli.js check --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
-	else $(MAKE) -s build && node dist/app/acceptance/cli.js check --stage $(STAGE) --target reference $(ARGS); fi
+	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
+	else $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target reference $(ARGS); fi
 
 up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
 	bash docker/lab.sh up

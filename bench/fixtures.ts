@@ -1,7 +1,7 @@
 /**
  * Workflow-sized records, shared by the load runs and the memory measurement: a case as the reference
- * workflow writes it for a blocked outcome (app/acceptance/reference-workflow.ts, caseRecord), and the
- * approval notification it sends, resume URL included. test/unit/bench-fixtures.test.ts holds their
+ * workflow writes it for a blocked outcome (app/targets/reference-workflow.ts, caseRecord), and the
+ * approval notification it sends, resume URL included. test/bench/fixtures.test.ts holds their
  * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
  */
 

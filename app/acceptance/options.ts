@@ -1,12 +1,19 @@
 /** The runner's command line, parsed once and checked by zod; pure, so it is unit-tested. */
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { MockApiAddress } from '../lab/mock-api.js';
+import type { ApiOption } from '../lab/mock-api-server.js';
+import {
+  apiOf,
+  approvalTimeoutOf,
+  parseFlags,
+  TARGET_FIELDS,
+  TARGET_FLAGS,
+  UsageError,
+} from '../targets/options.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
   type TargetName,
-} from './targets.js';
+} from '../targets/targets.js';
 import { CASE_NAMES, type CaseName } from './verdict.js';
 
 export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|n8n [options]
@@ -21,13 +28,6 @@ export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|
                                 n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
   --verbose                     print the reference workflow's node trace on stderr`;
 
-/** How the mock API is reached; `local`: the runner serves one itself (reference target only). */
-export type ApiOption = MockApiAddress | { kind: 'local' };
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 export interface RunnerCliOptions {
   target: TargetName;
   api: ApiOption;
@@ -39,98 +39,13 @@ export interface RunnerCliOptions {
   verbose: boolean;
 }
 
-const HttpUrlSchema = z.url({ protocol: /^https?$/ });
 const CaseNameSchema = z.enum(CASE_NAMES);
-
-/** The flags the runner and the stage checker share: where the workflow and the mock API are. */
-export const TARGET_FIELDS = {
-  target: z.enum(['reference', 'n8n'], { error: '--target must be reference or n8n' }),
-  api: HttpUrlSchema.optional(),
-  'api-socket': z.string().startsWith('/', 'must be an absolute path').optional(),
-  'api-exec': z.string().trim().min(1).optional(),
-  n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
-  'resume-origin': HttpUrlSchema.optional(),
-  'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
-  verbose: z.boolean().default(false),
-};
-export const TARGET_FLAGS = {
-  target: { type: 'string' },
-  api: { type: 'string' },
-  'api-socket': { type: 'string' },
-  'api-exec': { type: 'string' },
-  n8n: { type: 'string' },
-  'resume-origin': { type: 'string' },
-  'approval-timeout-seconds': { type: 'string' },
-  verbose: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
 
 const RawSchema = z.object({
   ...TARGET_FIELDS,
   report: z.string().min(1).optional(),
   cases: z.string().optional(),
 });
-
-const EnvSchema = z.object({
-  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
-});
-
-/** parseArgs (strict) then the schema; a bad flag or value is one UsageError line. Null for --help. */
-export function parseFlags<S extends z.ZodType>(
-  argv: readonly string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-  schema: S,
-): z.output<S> | null {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help === true) return null;
-  const { help: _help, ...rest } = values;
-  const parsed = schema.safeParse(rest);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const flag = issue?.path[0];
-    throw new UsageError(
-      flag === undefined ? (issue?.message ?? 'invalid options') : `--${String(flag)}: ${issue?.message}`,
-    );
-  }
-  return parsed.data;
-}
-
-type TargetRaw = z.output<z.ZodObject<typeof TARGET_FIELDS>>;
-
-/** How the mock API is reached, with the rules both commands share: one of --api, --api-socket, --api-exec. */
-export function apiOf(raw: TargetRaw): ApiOption {
-  const given: MockApiAddress[] = [];
-  if (raw.api !== undefined) given.push({ kind: 'http', url: raw.api });
-  if (raw['api-socket'] !== undefined) given.push({ kind: 'socket', path: raw['api-socket'] });
-  if (raw['api-exec'] !== undefined) given.push({ kind: 'exec', prefix: raw['api-exec'] });
-  if (given.length > 1) throw new UsageError('give one of --api, --api-socket, --api-exec');
-  const api: ApiOption = given[0] ?? { kind: 'local' };
-  // The reference workflow calls the mock API itself, over HTTP, as n8n's HTTP nodes do.
-  if (raw.target === 'reference' && (api.kind === 'exec' || api.kind === 'socket'))
-    throw new UsageError(
-      `--target reference needs --api URL (or none, for an in-process mock API), not --api-${api.kind}`,
-    );
-  if (raw.target === 'n8n' && api.kind === 'local')
-    throw new UsageError(
-      '--target n8n needs --api URL, --api-socket PATH or --api-exec: the mock API that the workflow calls',
-    );
-  return api;
-}
-
-/** The approval limit: the flag; else the reference's short default, or n8n's from the workflow setting. */
-export function approvalTimeoutOf(raw: TargetRaw, env: Record<string, string | undefined>): number {
-  return (
-    raw['approval-timeout-seconds'] ??
-    (raw.target === 'reference'
-      ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
-      : (EnvSchema.parse(env).APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS))
-  );
-}
 
 /**
  * Returns null for --help. The environment only supplies n8n's approval limit: the variable that

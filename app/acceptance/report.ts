@@ -1,8 +1,8 @@
 /** The runner's outputs: the table on the terminal and the JSON report (format in docs/acceptance.md). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { TargetName } from '../targets/targets.js';
 import type { CaseResult } from './runner.js';
-import type { TargetName } from './targets.js';
 
 export interface AcceptanceReport {
   target: TargetName;

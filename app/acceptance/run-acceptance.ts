@@ -3,31 +3,13 @@
  * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
  */
 
-import { type MockApiClient, mockApiClient } from '../lab/mock-api.js';
-import { type LocalMockApi, startLocalMockApi } from './mock-api-server.js';
-import type { ApiOption, RunnerCliOptions } from './options.js';
+import type { MockApiClient } from '../lab/mock-api.js';
+import { type LocalMockApi, openMockApi } from '../lab/mock-api-server.js';
+import type { Output } from '../lab/output.js';
+import { n8nTarget, startReferenceTarget, type Target } from '../targets/targets.js';
+import type { RunnerCliOptions } from './options.js';
 import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';
 import { runMatrix } from './runner.js';
-import { n8nTarget, startReferenceTarget, type Target } from './targets.js';
-
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-/**
- * The way to the mock API that the options name: its own in-process one (started here, closed by the
- * caller), one at a URL, or one reached through a command. mockApiUrl is set when it is reached over HTTP.
- */
-export async function openMockApi(
-  spec: ApiOption,
-): Promise<{ api: MockApiClient; mockApiUrl?: string; localApi?: LocalMockApi }> {
-  if (spec.kind === 'local') {
-    const localApi = await startLocalMockApi();
-    return { api: mockApiClient({ kind: 'http', url: localApi.url }), mockApiUrl: localApi.url, localApi };
-  }
-  return { api: mockApiClient(spec), ...(spec.kind === 'http' ? { mockApiUrl: spec.url } : {}) };
-}
 
 export async function runAcceptance(options: RunnerCliOptions, output: Output): Promise<AcceptanceReport> {
   const startedAt = new Date();

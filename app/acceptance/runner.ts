@@ -6,15 +6,14 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { HealthSchema, type State } from '../lab/api-schemas.js';
 import { resumeUrlIn } from '../lab/approval-request.js';
+import type { Facts } from '../lab/judging.js';
 import type { MockApiClient } from '../lab/mock-api.js';
-import { postResume as postDecision } from '../lab/resume.js';
 import type { Timing } from '../lab/timing.js';
+import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from '../targets/moves.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
-import { HealthSchema, type State, StateSchema } from './api-schemas.js';
-import { type CaseFacts, type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
-
-export type { Timing } from '../lab/timing.js';
+import { type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
 
 export interface RunnerOptions {
   api: MockApiClient;
@@ -77,7 +76,7 @@ export async function runMatrix(cases: readonly CaseName[], options: RunnerOptio
 export async function runCase(name: CaseName, options: RunnerOptions): Promise<CaseResult> {
   const started = performance.now();
   const script = SCRIPTS[name];
-  const facts: CaseFacts = {
+  const facts: Facts = {
     eventId: `evt-acc-${name.replaceAll('_', '-')}-${randomUUID().slice(0, 8)}`,
     sourceIp: LAB_ADDRESS,
     user: LAB_USER,
@@ -137,7 +136,7 @@ class CaseRun {
   constructor(
     readonly options: RunnerOptions,
     readonly script: CaseScript,
-    readonly facts: CaseFacts,
+    readonly facts: Facts,
   ) {}
 
   /** POST /reset, then GET /health must say healthy; then the case's own setup. Null when all is well. */
@@ -227,114 +226,4 @@ class CaseRun {
   note(message: string): void {
     if (this.notes.at(-1) !== message) this.notes.push(message);
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The moves of a driver, shared by the matrix and the stage checker (app/acceptance/check/).
-
-/**
- * POSTs to a trigger and returns the status it finally answered. A freshly published n8n webhook answers
- * 404 for about a second after readiness, so a 404 is retried until the phase time is up.
- */
-export async function postTrigger(
-  url: string,
-  payload: unknown,
-  timing: Timing,
-  note: (message: string) => void,
-): Promise<number> {
-  const deadline = performance.now() + timing.phaseTimeoutMs;
-  for (;;) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    await response.body?.cancel();
-    if (response.status !== 404 || performance.now() > deadline) return response.status;
-    note(`POST ${new URL(url).pathname} answered 404; retrying`);
-    await sleep(Math.max(timing.pollMs, 250));
-  }
-}
-
-/**
- * POSTs an approver's decision (app/lab/resume.ts), retrying n8n's early 404/409 briefly; every answer but
- * a 2xx is noted. Returns the last status, or null when the URL could not be reached.
- */
-export async function postResume(
-  url: string,
-  body: unknown,
-  timing: Timing,
-  note: (message: string) => void,
-): Promise<number | null> {
-  const said = (status: number) => note(`resume POST answered ${status}`);
-  try {
-    const { status } = await postDecision(url, body, {
-      retryOn: [404, 409],
-      retryForMs: Math.min(10_000, timing.phaseTimeoutMs),
-      intervalMs: Math.max(timing.pollMs, 250),
-      onRetry: said,
-    });
-    if (status < 200 || status > 299) said(status);
-    return status;
-  } catch (error) {
-    note(`resume POST to ${new URL(url).origin} failed: ${error instanceof Error ? error.message : error}`);
-    return null;
-  }
-}
-
-/** GET /state, parsed; null (with a note) when it did not answer a state. */
-export async function readState(api: MockApiClient, note: (message: string) => void): Promise<State | null> {
-  try {
-    const answer = await api.request('GET', '/state');
-    const parsed = StateSchema.safeParse(answer.body);
-    if (answer.status === 200 && parsed.success) return parsed.data;
-    note(`GET /state answered ${answer.status}${parsed.success ? '' : ' (not a state)'}`);
-  } catch (error) {
-    note(`GET /state failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return null;
-}
-
-/**
- * The quiet-journal judgement: polls until the verdict passes and the journal has stayed unchanged for
- * settleMs (a stray request that comes just after a passing state still fails), or the deadline passes.
- * Returns the verdict of the last state seen, with that state; null when no state was ever read.
- */
-export async function waitUntilSettled<V extends { pass: boolean }>(options: {
-  readState: () => Promise<State | null>;
-  onState?: (state: State) => Promise<void>;
-  judge: (state: State) => V;
-  timing: Timing;
-  deadline: number;
-}): Promise<{ verdict: V; state: State } | null> {
-  const { timing } = options;
-  let last: { verdict: V; state: State } | null = null;
-  let stable: { seq: number; since: number } | null = null;
-  for (;;) {
-    const state = await options.readState();
-    if (state !== null) {
-      await options.onState?.(state);
-      last = { verdict: options.judge(state), state };
-      const seq = state.journal.at(-1)?.seq ?? 0;
-      if (!last.verdict.pass) stable = null;
-      else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };
-      else if (performance.now() - stable.since >= timing.settleMs) return last;
-    }
-    if (performance.now() > options.deadline) return last;
-    await sleep(timing.pollMs);
-  }
-}
-
-/** n8n builds resume URLs from its WEBHOOK_URL, which may name a host only the lab network knows. */
-export function rewriteOrigin(url: string, origin: string | undefined): string {
-  if (origin === undefined) return url;
-  const target = new URL(origin);
-  const rewritten = new URL(url);
-  rewritten.protocol = target.protocol;
-  rewritten.host = target.host;
-  return rewritten.toString();
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -4,9 +4,20 @@
  * reference workflow and n8n pass or fail by the same checks.
  */
 
+import type { CaseRecord, JournalEntry, State } from '../lab/api-schemas.js';
 import { dig } from '../lab/dig.js';
+import {
+  blocklistWrites,
+  casesOf,
+  entriesOf,
+  type Facts,
+  notificationsOf,
+  blockPosts as postsToBlocklist,
+  requests,
+  theCase,
+  touching,
+} from '../lab/judging.js';
 import { BLOCK_EXPIRES_MINUTES } from '../workflow/constants.js';
-import type { CaseRecord, JournalEntry, State } from './api-schemas.js';
 
 export const CASE_NAMES = [
   'positive',
@@ -19,14 +30,6 @@ export const CASE_NAMES = [
   'approval_timed_out',
 ] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
-
-/** What the runner sent, so the checks know which event, address and approver to look for. */
-export interface CaseFacts {
-  eventId: string;
-  sourceIp: string;
-  user: string;
-  approver: string;
-}
 
 export interface Check {
   check: string;
@@ -53,7 +56,7 @@ export const EXPECTATIONS: Record<CaseName, string> = {
   approval_timed_out: 'case approval_timed_out; no block',
 };
 
-export function judge(name: CaseName, state: State, facts: CaseFacts): Verdict {
+export function judge(name: CaseName, state: State, facts: Facts): Verdict {
   const checks = CHECKS[name](new View(state, facts), facts);
   const pass = checks.every((c) => c.pass);
   const failed = checks.find((c) => !c.pass);
@@ -69,43 +72,39 @@ function detailOf(check: Check): string {
   return check.detail === undefined ? '' : ` (${check.detail})`;
 }
 
-/** Questions about one state, phrased as the protocol's checks phrase them. */
+/** The kernel's questions (app/lab/judging.ts) about one state and the facts of its case. */
 class View {
   constructor(
     readonly state: State,
-    readonly facts: CaseFacts,
+    readonly facts: Facts,
   ) {}
 
   notifications(channel: string) {
-    return this.state.notifications.filter((n) => n.channel === channel && n.event_id === this.facts.eventId);
+    return notificationsOf(this.state, this.facts, channel);
   }
 
   casesOfEvent(): CaseRecord[] {
-    return this.state.cases.filter((c) => c.event_id === this.facts.eventId);
+    return casesOf(this.state, this.facts);
   }
 
-  /** The event's case, when exactly one exists and no other case was made. */
   theCase(): CaseRecord | undefined {
-    const own = this.casesOfEvent();
-    return own.length === 1 && this.state.cases.length === 1 ? own[0] : undefined;
+    return theCase(this.state, this.facts);
   }
 
   activeEntries() {
-    return this.state.blocklist.filter((e) => e.ip === this.facts.sourceIp);
+    return entriesOf(this.state, this.facts);
   }
 
   requests(method: string, match: (path: string) => boolean): JournalEntry[] {
-    return this.state.journal.filter((j) => j.method === method && match(j.path));
+    return requests(this.state, method, match);
   }
 
-  /** Requests of any method on a resource, e.g. `/identity`: the resource itself or anything under it. */
   touching(resource: string): JournalEntry[] {
-    return this.state.journal.filter((j) => j.path === resource || j.path.startsWith(`${resource}/`));
+    return touching(this.state, resource);
   }
 
-  /** Containment requests: a lookup (GET) reads, a POST or DELETE on /blocklist acts. */
   blocklistWrites(): JournalEntry[] {
-    return this.touching('/blocklist').filter((j) => j.method === 'POST' || j.method === 'DELETE');
+    return blocklistWrites(this.state);
   }
 }
 
@@ -189,7 +188,7 @@ function blockedCase(v: View): Check[] {
 // ---------------------------------------------------------------------------------------------------------
 // The matrix (docs/workflow-protocol.md, "What the acceptance runner checks").
 
-const CHECKS: Record<CaseName, (v: View, facts: CaseFacts) => Check[]> = {
+const CHECKS: Record<CaseName, (v: View, facts: Facts) => Check[]> = {
   positive: (v) => [
     count('approval notification', v.notifications('approval'), 1),
     oneCase(v),
@@ -321,8 +320,8 @@ function unblockedInHistory(v: View): Check {
 // ---------------------------------------------------------------------------------------------------------
 
 /** A compact picture of the destination state for the table: case, entries, blocks, notifications. */
-export function summarize(state: State, facts: CaseFacts): string {
-  const own = state.cases.filter((c) => c.event_id === facts.eventId);
+export function summarize(state: State, facts: Facts): string {
+  const own = casesOf(state, facts);
   const parts: string[] = [];
   const first = own[0];
   if (first === undefined)
@@ -335,7 +334,7 @@ export function summarize(state: State, facts: CaseFacts): string {
     if (own.length > 1) parts.push(`${own.length} cases!`);
   }
   parts.push(`entries ${state.blocklist.length}`);
-  const posts = state.journal.filter((j) => j.method === 'POST' && j.path === '/blocklist').length;
+  const posts = postsToBlocklist(state).length;
   parts.push(`POST /blocklist x${posts}`);
   const channels = new Map<string, number>();
   for (const n of state.notifications)

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CHECK_STAGES, type CheckEvent, type CheckRunView, type CheckStage } from './check-view.js';
 
-/** The checker as built into the image: `node dist/app/acceptance/cli.js`. */
-export const DEFAULT_CHECKER = 'dist/app/acceptance/cli.js';
+/** The checker as built into the image: `node dist/app/check/cli.js`. */
+export const DEFAULT_CHECKER = 'dist/app/check/cli.js';
 /** A check that takes longer is killed; `all` on the lab's default time limits takes a few minutes. */
 export const CHECK_TIMEOUT_MS = 15 * 60_000;
 /** Lines kept for a page that opens during (or after) a run. */
@@ -75,7 +75,6 @@ export class CheckRunner {
     return [
       ...node,
       this.#opts.checker,
-      'check',
       '--stage',
       stage,
       '--target',

@@ -42,7 +42,7 @@ export const ConsoleConfigSchema = z.object({
    * with it opened (the console is published beyond loopback). Unset: loopback only, no login.
    */
   secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
-  /** The stage checker the Check control runs with this Node (the image's dist/app/acceptance/cli.js). */
+  /** The stage checker the Check control runs with this Node (the image's dist/app/check/cli.js). */
   checker: z.string().min(1).default(DEFAULT_CHECKER),
   /** A check still running after this long is killed. */
   checkTimeoutSeconds: z.coerce

@@ -116,6 +116,9 @@ function parse<T>(schema: z.ZodType<T>, json: unknown, what: string): T {
 
 const PageSchema = z.object({ data: z.array(WorkflowSchema), nextCursor: z.string().nullish() });
 const StoppedSchema = z.object({ stopped: z.number() });
+const RecentSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })),
+});
 const ExecutionsSchema = z.object({ data: z.array(z.object({ id: z.string() }).passthrough()) });
 
 /** n8n's public API (/api/v1) with an API key. */
@@ -205,6 +208,17 @@ export class PublicApi {
   async listExecutions(status: string, limit = 1): Promise<{ id: string }[]> {
     const query = new URLSearchParams({ limit: String(limit), status });
     return parse(ExecutionsSchema, await this.json('GET', `/executions?${query}`), 'GET /executions').data;
+  }
+
+  /** The ids of the newest executions, whatever their status (n8n gives them as strings or numbers). */
+  async recentExecutionIds(limit: number): Promise<string[]> {
+    const list = parse(RecentSchema, await this.json('GET', `/executions?limit=${limit}`), 'GET /executions');
+    return list.data.map(({ id }) => String(id));
+  }
+
+  /** One execution with its node data (runData), as n8n gives it. */
+  async execution(id: string): Promise<unknown> {
+    return this.json('GET', `/executions/${encodeURIComponent(id)}?includeData=true`);
   }
 
   /** Stops every execution with one of these statuses; returns how many n8n stopped. */

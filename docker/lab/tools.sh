@@ -4,7 +4,8 @@
 # n8n by service name and the mock API through its socket; the host needs no Node.js.
 
 N8N_CLI=(node dist/app/n8n/cli.js)
-CHECKER=(node dist/app/acceptance/cli.js)
+CHECKER=(node dist/app/check/cli.js)
+MATRIX=(node dist/app/acceptance/cli.js)
 # Where the tools reach the lab from inside (compose.yaml's tools service).
 IN_LAB=(--target n8n --api-socket /run/mock-api/api.sock --n8n http://n8n:5678 --resume-origin http://n8n:5678)
 
@@ -68,7 +69,7 @@ cmd_check() {
   shift
   need_running_lab
   host_file_args "$@"
-  tools_run "${CHECKER[@]}" check --stage "$stage" "${IN_LAB[@]}" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
+  tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
   copy_report check-last.json || true
   return "$rc"
 }
@@ -77,7 +78,7 @@ cmd_check() {
 cmd_acceptance_lab() {
   local rc=0
   need_running_lab
-  tools_run "${CHECKER[@]}" "${IN_LAB[@]}" --report /reports/acceptance-lab.json "$@" || rc=$?
+  tools_run "${MATRIX[@]}" "${IN_LAB[@]}" --report /reports/acceptance-lab.json "$@" || rc=$?
   copy_report acceptance-lab.json || true
   return "$rc"
 }

@@ -2,7 +2,7 @@
 # make e2e-check: the stage checker on the pinned n8n (no Docker), through docker/n8n/e2e.sh:
 #   1. the reference workflows pass every stage, with the Webhook's execution data read through n8n's
 #      public API (a key made for the run);
-#   2. each broken variant that exists as n8n JSON (app/acceptance/check/n8n-variants.ts) fails the stage
+#   2. each broken variant that exists as n8n JSON (app/check/n8n-variants.ts) fails the stage
 #      it breaks (checked with --only, so each variant costs one stage, not all of them).
 # Each run gets its own n8n, mock API and temp folder (e2e.sh cleans up). Exit 0 when all of it holds.
 # Env knobs: E2E_CHECK_VARIANTS="a b" (default: every n8n variant), E2E_CHECK_SKIP_REFERENCE=1.
@@ -21,10 +21,10 @@ mkdir -p reports
 # A variant's run is meant to fail: its n8n folder and logs are not kept for that (the report is).
 run() {
   local name=$1 stage=$2 only=$3 report=$4
-  npx tsx app/acceptance/check/write-variant.ts "$name" "$WORK/$name" >/dev/null
+  npx tsx app/check/write-variant.ts "$name" "$WORK/$name" >/dev/null
   E2E_WORKFLOWS="$WORK/$name/suspicious-login-response.json $WORK/$name/suspicious-login-rollback.json" \
     E2E_API_KEY=1 E2E_KEEP_ON_FAILURE=$([ "$name" = reference ] && echo 1 || echo 0) \
-    E2E_RUNNER="node dist/app/acceptance/cli.js check --stage $stage $only --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report $report" \
+    E2E_RUNNER="node dist/app/check/cli.js --stage $stage $only --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report $report" \
     bash "$HERE/e2e.sh"
 }
 
@@ -38,9 +38,9 @@ if [ "${E2E_CHECK_SKIP_REFERENCE:-0}" != 1 ]; then
   fi
 fi
 
-variants="${E2E_CHECK_VARIANTS:-$(node --import tsx -e 'import("./app/acceptance/check/n8n-variants.ts").then((m) => console.log(Object.keys(m.N8N_VARIANTS).join(" ")))')}"
+variants="${E2E_CHECK_VARIANTS:-$(node --import tsx -e 'import("./app/check/n8n-variants.ts").then((m) => console.log(Object.keys(m.N8N_VARIANTS).join(" ")))')}"
 for name in $variants; do
-  stage="$(node --import tsx -e 'import("./app/acceptance/check/variants.ts").then((m) => console.log(m.REFERENCE_VARIANTS[process.argv[1]].breaks))' "$name")"
+  stage="$(node --import tsx -e 'import("./app/check/variants.ts").then((m) => console.log(m.REFERENCE_VARIANTS[process.argv[1]].breaks))' "$name")"
   report="reports/e2e-check-$name.json"
   t=$(date +%s)
   set +e

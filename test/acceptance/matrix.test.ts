@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
 import { runAcceptance } from '../../app/acceptance/run-acceptance.js';
 import { runCase, runMatrix } from '../../app/acceptance/runner.js';
-import { REFERENCE_TIMING, startReferenceTarget, type Target } from '../../app/acceptance/targets.js';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
 import { mockApiClient } from '../../app/lab/mock-api.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/lab/mock-api-server.js';
+import { REFERENCE_TIMING, startReferenceTarget, type Target } from '../../app/targets/targets.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions, UsageError } from '../../app/acceptance/options.js';
-import { rewriteOrigin } from '../../app/acceptance/runner.js';
+import { parseOptions } from '../../app/acceptance/options.js';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+import { UsageError } from '../../app/targets/options.js';
 
 describe('runner options', () => {
   it('reference without --api runs its own mock API, every case, a short approval limit', () => {
@@ -72,15 +72,5 @@ describe('runner options', () => {
 
   it('--help asks for the usage', () => {
     expect(parseOptions(['--help'])).toBeNull();
-  });
-});
-
-describe('rewriteOrigin', () => {
-  it('keeps the path and the signature, replaces scheme, host and port', () => {
-    const url = 'http://n8n-main:5678/webhook-waiting/123?signature=abc';
-    expect(rewriteOrigin(url, 'http://127.0.0.1:15678')).toBe(
-      'http://127.0.0.1:15678/webhook-waiting/123?signature=abc',
-    );
-    expect(rewriteOrigin(url, undefined)).toBe(url);
   });
 });

@@ -2,10 +2,12 @@
  * Hand-built destination states for the verdict tests: for each case a state that a correct workflow
  * leaves behind, so a test can spoil one detail and expect exactly that verdict to fail.
  */
-import type { State } from '../../app/acceptance/api-schemas.js';
-import type { CaseFacts, CaseName } from '../../app/acceptance/verdict.js';
 
-export const FACTS: CaseFacts = {
+import type { CaseName } from '../../app/acceptance/verdict.js';
+import type { State } from '../../app/lab/api-schemas.js';
+import type { Facts } from '../../app/lab/judging.js';
+
+export const FACTS: Facts = {
   eventId: 'evt-test-1',
   sourceIp: '203.0.113.66',
   user: 'lab-admin',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { State } from '../../app/acceptance/api-schemas.js';
 import { CASE_NAMES, type CaseName, judge } from '../../app/acceptance/verdict.js';
+import type { State } from '../../app/lab/api-schemas.js';
 import {
   blockedCase,
   entry,

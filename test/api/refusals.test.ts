@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
 import { ApiError, ERROR_STATUS } from '../../app/errors.js';
 import { refusalError, unwrap } from '../../app/http/refusal.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/lab/mock-api-server.js';
 import { BLOCKABLE_ADDRESS } from '../../app/schemas/blocklist.js';
 import { Blocklist } from '../../app/store/blocklist.js';
 import { CaseConnector } from '../../app/store/case-connector.js';

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type { CheckOptions } from '../../app/acceptance/check/options.js';
-import type { CheckHooks } from '../../app/acceptance/check/run-check.js';
-import type { Output } from '../../app/acceptance/run-acceptance.js';
-import { startReferenceTarget } from '../../app/acceptance/targets.js';
-import type { WorkflowVariant } from '../../app/acceptance/workflow-host.js';
+import type { CheckOptions } from '../../app/check/options.js';
+import type { CheckHooks } from '../../app/check/run-check.js';
 import type { CheckReport, StageName } from '../../app/lab/check-report.js';
+import type { Output } from '../../app/lab/output.js';
+import { startReferenceTarget } from '../../app/targets/targets.js';
+import type { WorkflowVariant } from '../../app/targets/workflow-host.js';
 
 /**
  * One folder for the reports of the test file that imports this (each file has its own copy of this

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_USAGE, parseCheckOptions } from '../../app/acceptance/check/options.js';
-import { UsageError } from '../../app/acceptance/options.js';
+import { CHECK_USAGE, parseCheckOptions } from '../../app/check/options.js';
+import { UsageError } from '../../app/targets/options.js';
 
 describe('check options', () => {
   it('reference: its own mock API, the default paths and report, no API key', () => {

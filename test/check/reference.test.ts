@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notListeningMessage } from '../../app/acceptance/check/driver.js';
-import { runCheck } from '../../app/acceptance/check/run-check.js';
-import { scenariosFor, stagesUpTo } from '../../app/acceptance/check/scenarios.js';
-import { startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
-import { REFERENCE_NODES } from '../../app/acceptance/reference-workflow.js';
-import { startReferenceTarget } from '../../app/acceptance/targets.js';
+import { notListeningMessage } from '../../app/check/driver.js';
+import { runCheck } from '../../app/check/run-check.js';
+import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { CheckReportSchema } from '../../app/lab/check-report.js';
+import { startLocalMockApi } from '../../app/lab/mock-api-server.js';
+import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
+import { startReferenceTarget } from '../../app/targets/targets.js';
 import { spawnNode, startService } from '../helpers/service-process.js';
 import { checkOptions, checkReference, TEST_TIMING } from './check-helpers.js';
 
@@ -253,11 +253,10 @@ describe('nothing listens on a webhook path: one line, not a list of failures', 
   }, 60_000);
 });
 
-describe('the check subcommand', () => {
+describe("the stage checker's command", () => {
   it('exits 0 when the stages pass, 2 on a usage error with the usage', async () => {
     const report = join(dir, 'cli.json');
-    const ok = spawnNode('app/acceptance/cli.ts', [
-      'check',
+    const ok = spawnNode('app/check/cli.ts', [
       '--stage',
       'webhook',
       '--target',
@@ -269,7 +268,7 @@ describe('the check subcommand', () => {
     expect(ok.stdout()).toMatch(/^PASS +webhook +valid alert, confidence 79: the webhook accepts the alert/m);
     expect(ok.stdout()).toMatch(/^PASS {2}stage webhook: 1 passed, 0 failed, 1 unjudged$/m);
 
-    const bad = spawnNode('app/acceptance/cli.ts', ['check', '--stage', 'deploy', '--target', 'reference']);
+    const bad = spawnNode('app/check/cli.ts', ['--stage', 'deploy', '--target', 'reference']);
     expect((await bad.exited).code).toBe(2);
     expect(bad.stderr()).toMatch(/^check: --stage: --stage must be one of webhook/);
   }, 30_000);
@@ -294,8 +293,8 @@ describe('the check subcommand', () => {
     try {
       while (!api.stdout().includes('listening on unix:')) await new Promise((r) => setTimeout(r, 25));
       const report = join(sockDir, 'check-last.json');
-      const run = spawnNode('app/acceptance/cli.ts', [
-        ...['check', '--stage', 'all', '--target', 'n8n', '--api-socket', socketPath],
+      const run = spawnNode('app/check/cli.ts', [
+        ...['--stage', 'all', '--target', 'n8n', '--api-socket', socketPath],
         ...['--n8n', n8nUrl, '--report', report],
       ]);
       const { code } = await run.exited;

@@ -4,9 +4,9 @@
  * must name every expectation of every scenario, so a new one cannot go untested.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { State } from '../../app/acceptance/api-schemas.js';
-import { runCheck } from '../../app/acceptance/check/run-check.js';
-import { type Evidence, SCENARIOS, type Scenario } from '../../app/acceptance/check/scenarios.js';
+import { runCheck } from '../../app/check/run-check.js';
+import { type Evidence, SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
+import type { State } from '../../app/lab/api-schemas.js';
 import { checkReference } from './check-helpers.js';
 
 const captured = new Map<string, { scenario: Scenario; evidence: Evidence }>();

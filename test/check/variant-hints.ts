@@ -1,5 +1,5 @@
 /** The hint each broken variant must produce, in the trainee's terms (variants.ts declares the mistakes). */
-import type { ReferenceVariantName } from '../../app/acceptance/check/variants.js';
+import type { ReferenceVariantName } from '../../app/check/variants.js';
 
 export type MistakeName = Exclude<ReferenceVariantName, 'built-up-to-enrich'>;
 

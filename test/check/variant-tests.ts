@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCheck } from '../../app/acceptance/check/run-check.js';
-import { REFERENCE_VARIANTS } from '../../app/acceptance/check/variants.js';
+import { runCheck } from '../../app/check/run-check.js';
+import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
 import { checkReference, failedStages, hintsOf } from './check-helpers.js';
 import { HINTS, type MistakeName } from './variant-hints.js';
 

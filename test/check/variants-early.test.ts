@@ -5,8 +5,8 @@
  * half-built workflow.
  */
 import { describe, expect, it } from 'vitest';
-import { runCheck } from '../../app/acceptance/check/run-check.js';
-import { REFERENCE_VARIANTS } from '../../app/acceptance/check/variants.js';
+import { runCheck } from '../../app/check/run-check.js';
+import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
 import { checkReference, failedStages, hintsOf } from './check-helpers.js';
 import { variantTests } from './variant-tests.js';
 

@@ -1,5 +1,5 @@
 /**
- * The Check control in a real browser, with the real stage checker (app/acceptance/cli.ts, run by the
+ * The Check control in a real browser, with the real stage checker (app/check/cli.ts, run by the
  * console as a child process through tsx) against the console's test set-up: the mock API on its Unix
  * socket and the reference workflow behind n8n's URLs. Choose a stage, Check, the checker's lines appear
  * as it prints them, a second Check is refused while it runs, then its report fills Last stage check.
@@ -18,7 +18,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  lab = await startConsoleLab({ CONSOLE_CHECKER: 'app/acceptance/cli.ts', APPROVAL_TIMEOUT_SECONDS: '120' });
+  lab = await startConsoleLab({ CONSOLE_CHECKER: 'app/check/cli.ts', APPROVAL_TIMEOUT_SECONDS: '120' });
   browser = await openChromium();
   page = browser.page;
 }, 60_000);

@@ -128,7 +128,6 @@ describe('POST /api/check', () => {
       env: Record<string, string>;
     };
     expect(seen.argv).toEqual([
-      'check',
       '--stage',
       'enrich',
       '--target',
@@ -165,15 +164,7 @@ describe('POST /api/check', () => {
     );
     expect(done.exit).toBe('0');
     const { argv } = JSON.parse(readFileSync(`${c.report}.argv.json`, 'utf8')) as { argv: string[] };
-    expect(argv.slice(0, 7)).toEqual([
-      'check',
-      '--stage',
-      'all',
-      '--target',
-      'n8n',
-      '--api',
-      'http://127.0.0.1:8081',
-    ]);
+    expect(argv.slice(0, 6)).toEqual(['--stage', 'all', '--target', 'n8n', '--api', 'http://127.0.0.1:8081']);
     expect(argv).not.toContain('--api-socket');
   });
 

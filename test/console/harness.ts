@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { startWorkflowHost, type WorkflowHost } from '../../app/acceptance/workflow-host.js';
+import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
 import { type ServiceProcess, spawnNode, startService } from '../helpers/service-process.js';
 
 export interface ConsoleLab {

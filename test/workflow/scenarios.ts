@@ -12,7 +12,7 @@ import {
   type RunContext,
   runRollback,
   runSuspiciousLogin,
-} from '../../app/acceptance/reference-workflow.js';
+} from '../../app/targets/reference-workflow.js';
 import { APPROVAL_THRESHOLD, BLOCK_EXPIRES_MINUTES, LAB_ADDRESS } from '../../app/workflow/constants.js';
 import type { N8nWorkflow } from './checks.js';
 import { type ApiAnswer, type ApiCall, type Script, SIM_RESUME_URL, simulate } from './n8n-sim.js';

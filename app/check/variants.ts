@@ -5,18 +5,18 @@
  * Also useful to a trainer: `check` run on a variant shows what a trainee's typical mistake looks like.
  */
 
-import type { StageName } from '../../lab/check-report.js';
-import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
+import type { StageName } from '../lab/check-report.js';
+import { REFERENCE_NODES, StopRun } from '../targets/reference-workflow.js';
+import type { WorkflowVariant } from '../targets/workflow-host.js';
+import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 import {
   blockRequest,
   isJsonObject,
   validateAlert,
   verifiedBlockOutcome,
   withRecordRetry,
-} from '../../workflow/decisions.js';
-import { LAB_USER } from '../../workflow/scenario.js';
-import { REFERENCE_NODES, StopRun } from '../reference-workflow.js';
-import type { WorkflowVariant } from '../workflow-host.js';
+} from '../workflow/decisions.js';
+import { LAB_USER } from '../workflow/scenario.js';
 
 export interface Variant {
   /** What the trainee got wrong, in their terms. */

@@ -8,13 +8,13 @@ import {
   type StageName,
   type StageResult,
   type Stopped,
-} from '../../lab/check-report.js';
-import type { MockApiClient } from '../../lab/mock-api.js';
-import { CHECK_TIMING, type Timing } from '../../lab/timing.js';
-import { LAB_USER } from '../../workflow/scenario.js';
-import type { LocalMockApi } from '../mock-api-server.js';
-import { type Output, openMockApi } from '../run-acceptance.js';
-import { n8nTarget, startReferenceTarget, type Target } from '../targets.js';
+} from '../lab/check-report.js';
+import type { MockApiClient } from '../lab/mock-api.js';
+import { type LocalMockApi, openMockApi } from '../lab/mock-api-server.js';
+import type { Output } from '../lab/output.js';
+import { CHECK_TIMING, type Timing } from '../lab/timing.js';
+import { n8nTarget, startReferenceTarget, type Target } from '../targets/targets.js';
+import { LAB_USER } from '../workflow/scenario.js';
 import { CheckSetupError, Driver, NotListening } from './driver.js';
 import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';

@@ -1,9 +1,27 @@
 /** What every expectation is made of: the evidence it reads, its outcome, and the questions it asks of the journal and the cases. */
-import { resumeUrlIn } from '../../../lab/approval-request.js';
-import type { ExpectationStatus, StageName } from '../../../lab/check-report.js';
-import type { JournalEntry, State } from '../../api-schemas.js';
+
+import type { State } from '../../lab/api-schemas.js';
+import { resumeUrlIn } from '../../lab/approval-request.js';
+import type { ExpectationStatus, StageName } from '../../lab/check-report.js';
+import * as judging from '../../lab/judging.js';
+import { caseWrites, type Facts } from '../../lab/judging.js';
+import type { ExecutionFinding } from '../../n8n/executions.js';
 import { dig, mentions, someKey } from '../evidence.js';
 import type { Mapping } from '../mapping.js';
+
+export {
+  blockPath,
+  blockPosts,
+  casePath,
+  caseWrites,
+  type Facts,
+  identityPath,
+  ok,
+  requests,
+  show,
+  touching,
+} from '../../lab/judging.js';
+export type { ExecutionFinding } from '../../n8n/executions.js';
 
 /** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
 export const MAPPED_FIELDS = [
@@ -15,14 +33,6 @@ export const MAPPED_FIELDS = [
   'environment',
   'successful_login',
 ] as const;
-
-export interface Facts {
-  eventId: string;
-  user: string;
-  sourceIp: string;
-  /** A fresh name per scenario, so "the case names the approver" cannot pass by accident. */
-  approver: string;
-}
 
 /** What the checker saw happen besides the final state. */
 export interface Marks {
@@ -38,13 +48,6 @@ export interface Marks {
   followUpSeq: number | null;
   followUpTrigger: { status: number | null; error: string | null } | null;
 }
-
-/** The Webhook stage's execution-data judgement (n8n public API), when the checker could make one. */
-export type ExecutionFinding =
-  | { kind: 'no-key' }
-  | { kind: 'not-found'; detail: string }
-  | { kind: 'error'; detail: string }
-  | { kind: 'found'; executionId: string; missing: string[] };
 
 export interface Evidence {
   state: State;
@@ -96,43 +99,13 @@ export const fail = (hint: string, detail?: string): Outcome => ({
 
 export const unjudged = (hint: string): Outcome => ({ status: 'unjudged', hint });
 
-export const show = (j: JournalEntry) => `${j.method} ${j.path} (${j.status})`;
-
-export const ok = (j: JournalEntry) => j.status >= 200 && j.status < 300;
-
-export function requests(
-  state: State,
-  method: string,
-  path: string | ((path: string) => boolean),
-): JournalEntry[] {
-  const match = typeof path === 'string' ? (p: string) => p === path : path;
-  return state.journal.filter((j) => j.method === method && match(j.path));
-}
-
-export function touching(state: State, resource: string): JournalEntry[] {
-  return state.journal.filter((j) => j.path === resource || j.path.startsWith(`${resource}/`));
-}
-
-export const casePath = (f: Facts) => `/cases/${encodeURIComponent(f.eventId)}`;
-
-export const identityPath = (user: string) => `/identity/${encodeURIComponent(user)}`;
-
-export const blockPath = (f: Facts) => `/blocklist/${f.sourceIp}`;
-
 export const approvalRequests = (state: State) =>
   state.notifications.filter((n) => resumeUrlIn(n) !== undefined);
 
-export const blockPosts = (state: State) => requests(state, 'POST', '/blocklist');
-
-export const caseWrites = (state: State) => requests(state, 'POST', '/cases');
-
-export const casesOf = (e: Evidence) => e.state.cases.filter((c) => c.event_id === e.facts.eventId);
+export const casesOf = (e: Evidence) => judging.casesOf(e.state, e.facts);
 
 /** The single case of the event, when it is the only case. */
-export function theCase(e: Evidence): Record<string, unknown> | undefined {
-  const own = casesOf(e);
-  return own.length === 1 && e.state.cases.length === 1 ? own[0] : undefined;
-}
+export const theCase = (e: Evidence) => judging.theCase(e.state, e.facts);
 
 export function oneCase(e: Evidence, when: string): Outcome {
   const own = casesOf(e);

@@ -1,5 +1,5 @@
 /** The Approve stage: approval is asked before any block, and the answer decides. */
-import type { StageName } from '../../../lab/check-report.js';
+import type { StageName } from '../../lab/check-report.js';
 import {
   approvalRequests,
   blockPosts,

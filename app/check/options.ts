@@ -1,24 +1,24 @@
-/** The `check` subcommand's command line, parsed once and checked by zod; pure, so it is unit-tested. */
+/** The stage checker's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
-import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../../lab/check-report.js';
-import { WebhookPathSchema } from '../../lab/webhook-path.js';
-import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../../workflow/constants.js';
+import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../lab/check-report.js';
+import type { ApiOption } from '../lab/mock-api-server.js';
+import { WebhookPathSchema } from '../lab/webhook-path.js';
 import {
-  type ApiOption,
   apiOf,
   approvalTimeoutOf,
   parseFlags,
   TARGET_FIELDS,
   TARGET_FLAGS,
   UsageError,
-} from '../options.js';
+} from '../targets/options.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,
   REFERENCE_APPROVAL_TIMEOUT_SECONDS,
   type TargetName,
-} from '../targets.js';
+} from '../targets/targets.js';
+import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 
-export const CHECK_USAGE = `usage: node dist/app/acceptance/cli.js check --stage STAGE|all --target reference|n8n [options]
+export const CHECK_USAGE = `usage: node dist/app/check/cli.js --stage STAGE|all --target reference|n8n [options]
   --stage STAGE                 check every stage up to and including STAGE:
                                 ${STAGE_NAMES.join(', ')}, or all
   --only                        check STAGE alone, not the stages before it (quicker, for a rerun)

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findExecutionFields, missingFields } from '../../app/acceptance/check/n8n-executions.js';
+import { findExecutionFields, missingFields } from '../../app/n8n/executions.js';
 
 const SENT = {
   event_id: 'evt-chk-1',

@@ -2,10 +2,10 @@
  * A few mistakes of variants.ts as real n8n export JSON: an override of one node of the generated
  * workflows. `write-variant.ts` writes them for the e2e check on the pinned n8n.
  */
-import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
-import { exportText, iff, type Overrides } from '../../workflow/n8n/build.js';
-import { DECIDE, responseWorkflow } from '../../workflow/n8n/response.js';
-import { rollbackWorkflow } from '../../workflow/n8n/rollback.js';
+import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
+import { exportText, iff, type Overrides } from '../workflow/n8n/build.js';
+import { DECIDE, responseWorkflow } from '../workflow/n8n/response.js';
+import { rollbackWorkflow } from '../workflow/n8n/rollback.js';
 import type { ReferenceVariantName } from './variants.js';
 
 /** Which stage each breaks is declared once, in variants.ts (REFERENCE_VARIANTS[name].breaks). */

@@ -4,16 +4,22 @@
  * and each of the seven fields must appear in its node data with the value that was sent.
  */
 import { z } from 'zod';
-import { walk } from '../../lab/approval-request.js';
-import type { ExecutionFinding } from './scenarios.js';
+import { walk } from '../lab/approval-request.js';
+import { N8nError, PublicApi } from './client.js';
 
-const ListSchema = z.looseObject({ data: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })) });
 const ExecutionSchema = z.looseObject({
   id: z.union([z.string(), z.number()]),
   data: z
     .looseObject({ resultData: z.looseObject({ runData: z.record(z.string(), z.unknown()) }) })
     .nullish(),
 });
+
+/** The Webhook stage's execution-data judgement (n8n public API), when the checker could make one. */
+export type ExecutionFinding =
+  | { kind: 'no-key' }
+  | { kind: 'not-found'; detail: string }
+  | { kind: 'error'; detail: string }
+  | { kind: 'found'; executionId: string; missing: string[] };
 
 export interface ExecutionQuery {
   n8nUrl: string;
@@ -27,38 +33,28 @@ export interface ExecutionQuery {
 }
 
 export async function findExecutionFields(query: ExecutionQuery): Promise<ExecutionFinding> {
-  const base = query.n8nUrl.replace(/\/+$/, '');
-  const headers = { 'x-n8n-api-key': query.apiKey, accept: 'application/json' };
+  const api = new PublicApi({ url: query.n8nUrl }, query.apiKey);
   const deadline = performance.now() + query.timeoutMs;
   let lastDetail = 'no execution carries the event_id';
   for (;;) {
     try {
-      const list = await fetch(`${base}/api/v1/executions?limit=50`, { headers });
-      if (list.status === 401 || list.status === 403) {
-        await list.body?.cancel();
+      for (const id of await api.recentExecutionIds(50)) {
+        const execution = ExecutionSchema.safeParse(await api.execution(id).catch(() => null));
+        if (!execution.success || !execution.data.data) continue;
+        if (!JSON.stringify(execution.data).includes(query.eventId)) continue;
         return {
-          kind: 'error',
-          detail: `GET /api/v1/executions answered ${list.status}: the API key is not accepted`,
+          kind: 'found',
+          executionId: id,
+          missing: missingFields(execution.data.data.resultData.runData, query.sent),
         };
       }
-      const parsed = ListSchema.safeParse(await list.json());
-      if (!list.ok || !parsed.success) {
-        lastDetail = `GET /api/v1/executions answered ${list.status}`;
-      } else {
-        for (const { id } of parsed.data.data) {
-          const answer = await fetch(`${base}/api/v1/executions/${id}?includeData=true`, { headers });
-          const text = await answer.text();
-          if (!answer.ok || !text.includes(query.eventId)) continue;
-          const execution = ExecutionSchema.safeParse(JSON.parse(text));
-          if (!execution.success || !execution.data.data) continue;
-          return {
-            kind: 'found',
-            executionId: String(id),
-            missing: missingFields(execution.data.data.resultData.runData, query.sent),
-          };
-        }
-      }
     } catch (error) {
+      if (error instanceof N8nError && (error.status === 401 || error.status === 403)) {
+        return {
+          kind: 'error',
+          detail: `GET /api/v1/executions answered ${error.status}: the API key is not accepted`,
+        };
+      }
       lastDetail = error instanceof Error ? error.message : String(error);
     }
     if (performance.now() > deadline) return { kind: 'not-found', detail: lastDetail };

@@ -4,23 +4,17 @@
  * on stops the whole check (NotListening) with one line.
  */
 import { randomUUID } from 'node:crypto';
-import { resumeUrlIn } from '../../lab/approval-request.js';
-import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../../lab/check-report.js';
-import type { MockApiClient } from '../../lab/mock-api.js';
-import { webhookUrl } from '../../lab/webhook-path.js';
-import { LAB_ADDRESS, LAB_USER } from '../../workflow/scenario.js';
-import { HealthSchema, type State } from '../api-schemas.js';
-import {
-  postResume,
-  postTrigger,
-  readState,
-  rewriteOrigin,
-  type Timing,
-  waitUntilSettled,
-} from '../runner.js';
-import type { Target } from '../targets.js';
+import { HealthSchema, type State } from '../lab/api-schemas.js';
+import { resumeUrlIn } from '../lab/approval-request.js';
+import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../lab/check-report.js';
+import type { MockApiClient } from '../lab/mock-api.js';
+import type { Timing } from '../lab/timing.js';
+import { webhookUrl } from '../lab/webhook-path.js';
+import { findExecutionFields } from '../n8n/executions.js';
+import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from '../targets/moves.js';
+import type { Target } from '../targets/targets.js';
+import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { fillTemplate, type Mapping } from './mapping.js';
-import { findExecutionFields } from './n8n-executions.js';
 import type { CheckOptions } from './options.js';
 import {
   type Evidence,

@@ -1,9 +1,9 @@
 /** The reference workflow's host and nodes, against a real mock API on loopback. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StateSchema } from '../../app/acceptance/api-schemas.js';
-import { type LocalMockApi, startLocalMockApi } from '../../app/acceptance/mock-api-server.js';
-import { startWorkflowHost, type WorkflowHost } from '../../app/acceptance/workflow-host.js';
+import { StateSchema } from '../../app/lab/api-schemas.js';
 import { mockApiClient } from '../../app/lab/mock-api.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/lab/mock-api-server.js';
+import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
 import { belowThresholdOutcome, validateAlert as validate } from '../../app/workflow/decisions.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';
 

@@ -3,11 +3,11 @@
  * each with the expectations of expectations.ts it is judged by, in the order they run.
  */
 
-import { resumeUrlIn } from '../../lab/approval-request.js';
-import { STAGE_NAMES, type StageName } from '../../lab/check-report.js';
-import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
-import { alertPayload } from '../../workflow/scenario.js';
-import type { State } from '../api-schemas.js';
+import type { State } from '../lab/api-schemas.js';
+import { resumeUrlIn } from '../lab/approval-request.js';
+import { STAGE_NAMES, type StageName } from '../lab/check-report.js';
+import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
+import { alertPayload } from '../workflow/scenario.js';
 import { saysInText } from './evidence.js';
 import type { Facts, Scenario } from './expectations.js';
 import {

@@ -1,5 +1,5 @@
 /** The Decide stage: below the threshold nothing is contained, and the enrichment is still recorded. */
-import { APPROVAL_THRESHOLD } from '../../../workflow/constants.js';
+import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import {
   approvalRequests,
   describeIdentity,

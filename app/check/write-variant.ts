@@ -1,7 +1,7 @@
 /**
  * Writes the n8n export JSON of a broken variant (or of the reference, with "reference") into a folder,
  * for the e2e check on the pinned n8n:
- *   npx tsx app/acceptance/check/write-variant.ts threshold-above-80 /tmp/variant
+ *   npx tsx app/check/write-variant.ts threshold-above-80 /tmp/variant
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /** Idempotency: the same alert twice updates one case, with no second block. */
-import type { StageName } from '../../../lab/check-report.js';
+import type { StageName } from '../../lab/check-report.js';
 import { blockPosts, caseWrites, type Expectation, fail, ok, oneCase, pass } from './kit.js';
 
 export const firstRunDone = (stage: StageName): Expectation => ({
