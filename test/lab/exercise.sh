@@ -201,21 +201,14 @@ state_json() { make_lab state; }
 resume_url_of() { # resume_url_of EVENT_ID: waits (60 s at most) for its approval request, prints its URL
   local url
   for _ in $(seq 60); do
-    url=$(state_json | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const n=JSON.parse(s).notifications.find(n=>n.event_id===process.argv[1]&&/\/webhook-waiting\//.test(JSON.stringify(n)));if(n)console.log(JSON.stringify(n).match(/https?:[^"]*\/webhook-waiting\/[^"]*/)[0])})' "$1")
+    url=$(state_json | node --import tsx test/lab/approver.ts resume-url "$1")
     [ -n "$url" ] && { echo "$url"; return 0; }
     sleep 1
   done
   return 1
 }
-decide() { # decide URL DECISION: POSTs the decision, retrying n8n's 409 "running already"; prints the status
-  local code
-  for _ in $(seq 20); do
-    code=$(http_code POST "$1" "{\"decision\":\"$2\",\"approver\":\"lab-test\"}")
-    [ "$code" = 409 ] || break
-    sleep 0.5
-  done
-  echo "$code"
-}
+# decide URL DECISION: POSTs the decision as the console does (n8n's 409 "running already" retried); the status
+decide() { in_ns node --import tsx test/lab/approver.ts decide "$1" "$2"; }
 # Requests in the journal other than the reset itself: what reached the mock API since.
 journal_since_reset() {
   state_json | node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const j=JSON.parse(s).journal.filter(e=>!(e.method==="POST"&&e.path==="/reset"));console.log(j.map(e=>e.method+" "+e.path+" "+e.status).join("; "))})'
