@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * A tiny client for the mock API, shipped in the image (which has no curl and no shell), so operator
- * commands reach the API through `docker compose exec` instead of a published port.
+ * The mock API's one client (app/lab/mock-api.ts) as a command, shipped in the image (which has no curl
+ * and no shell), so operator commands reach the API through `docker compose exec` instead of a port.
  *
  *   api-request [--envelope] METHOD PATH [JSON]     API_URL, default http://127.0.0.1:$PORT (8081)
  *
@@ -10,6 +10,7 @@
  * bad usage or the service could not be reached.
  */
 import { parseArgs } from 'node:util';
+import { type ApiAnswer, type HttpMethod, mockApiClient } from '../lab/mock-api.js';
 
 const USAGE = 'usage: api-request [--envelope] METHOD PATH [JSON]';
 
@@ -23,32 +24,27 @@ async function main(): Promise<number> {
   }
   const { envelope, method, path, body } = parsed;
   const base = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8081'}`;
-  let res: Response;
+  const client = mockApiClient({ kind: 'http', url: base }, { timeoutMs: 10_000 });
+  let res: ApiAnswer;
   try {
-    res = await fetch(new URL(path, base), {
-      method,
-      ...(body !== undefined && { body, headers: { 'content-type': 'application/json' } }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    res = await client.request(method as HttpMethod, path, body === undefined ? undefined : JSON.parse(body));
   } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-    process.stderr.write(`api-request: cannot reach ${base}: ${cause}\n`);
+    process.stderr.write(
+      `api-request: cannot reach ${base}: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     return 2;
+  } finally {
+    client.close();
   }
-  const text = await res.text();
-  let json: unknown = text;
-  try {
-    json = text === '' ? null : JSON.parse(text);
-  } catch {
-    // Not JSON (never from this service, but keep what came back).
-  }
+  const json = res.body;
+  const okStatus = res.status >= 200 && res.status < 300;
   if (envelope) {
     process.stdout.write(`${JSON.stringify({ status: res.status, body: json })}\n`);
     return 0;
   }
   process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  if (!res.ok) process.stderr.write(`api-request: ${method} ${path} answered ${res.status}\n`);
-  return res.ok ? 0 : 1;
+  if (!okStatus) process.stderr.write(`api-request: ${method} ${path} answered ${res.status}\n`);
+  return okStatus ? 0 : 1;
 }
 
 function parse(argv: string[]) {

@@ -14,7 +14,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   schemas: ['(service)', 'workflow'],
   store: ['schemas'],
   workflow: [],
-  cli: [],
+  cli: ['lab'],
   lab: ['(service)'],
   n8n: ['lab'],
   targets: ['lab', 'workflow'],
