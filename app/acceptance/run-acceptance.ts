@@ -1,38 +1,19 @@
 /**
- * One acceptance run: set up the transport and the target, run the matrix, print the table, write the
+ * One acceptance run: open the session (the mock API and the target), run the matrix, print the table, write the
  * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
  */
 
-import type { MockApiClient } from '../lab/mock-api.js';
-import { type LocalMockApi, openMockApi } from '../lab/mock-api-server.js';
 import type { Output } from '../lab/output.js';
-import { n8nTarget, startReferenceTarget, type Target } from '../targets/targets.js';
+import { openSession } from '../targets/session.js';
 import type { RunnerCliOptions } from './options.js';
 import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';
 import { runMatrix } from './runner.js';
 
 export async function runAcceptance(options: RunnerCliOptions, output: Output): Promise<AcceptanceReport> {
   const startedAt = new Date();
-  let localApi: LocalMockApi | undefined;
-  let target: Target | undefined;
-  let client: MockApiClient | undefined;
+  const session = await openSession(options, output);
+  const { api, target } = session;
   try {
-    const opened = await openMockApi(options.api);
-    const { api, mockApiUrl } = opened;
-    client = api;
-    localApi = opened.localApi;
-
-    if (options.target === 'reference') {
-      if (mockApiUrl === undefined) throw new Error('the reference target needs the mock API over HTTP');
-      target = await startReferenceTarget({
-        mockApiUrl,
-        approvalTimeoutSeconds: options.approvalTimeoutSeconds,
-        ...(options.verbose ? { log: output.err } : {}),
-      });
-    } else {
-      target = n8nTarget({ n8nUrl: options.n8nUrl, approvalTimeoutSeconds: options.approvalTimeoutSeconds });
-    }
-
     output.out(
       `acceptance: target ${target.name} at ${target.workflowUrl}, mock API ${api.describe}, ` +
         `approval limit ${target.approvalTimeoutSeconds} s, ${options.cases.length} case(s)`,
@@ -65,8 +46,6 @@ export async function runAcceptance(options: RunnerCliOptions, output: Output): 
     );
     return report;
   } finally {
-    client?.close();
-    await target?.close();
-    await localApi?.close();
+    await session.close();
   }
 }

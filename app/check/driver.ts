@@ -12,6 +12,7 @@ import type { Timing } from '../lab/timing.js';
 import { webhookUrl } from '../lab/webhook-path.js';
 import { findExecutionFields } from '../n8n/executions.js';
 import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from '../targets/moves.js';
+import { SetupError } from '../targets/session.js';
 import type { Target } from '../targets/targets.js';
 import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { fillTemplate, type Mapping } from './mapping.js';
@@ -29,7 +30,7 @@ import {
 } from './scenarios.js';
 
 /** A setup problem (mock API not reachable, reset refused): the check cannot judge anything. */
-export class CheckSetupError extends Error {
+export class CheckSetupError extends SetupError {
   override name = 'CheckSetupError';
 }
 

@@ -10,10 +10,10 @@ import {
   type Stopped,
 } from '../lab/check-report.js';
 import type { MockApiClient } from '../lab/mock-api.js';
-import { type LocalMockApi, openMockApi } from '../lab/mock-api-server.js';
 import type { Output } from '../lab/output.js';
 import { CHECK_TIMING, type Timing } from '../lab/timing.js';
-import { n8nTarget, startReferenceTarget, type Target } from '../targets/targets.js';
+import { openSession } from '../targets/session.js';
+import type { startReferenceTarget } from '../targets/targets.js';
 import { LAB_USER } from '../workflow/scenario.js';
 import { CheckSetupError, Driver, NotListening } from './driver.js';
 import { loadMapping } from './mapping.js';
@@ -39,25 +39,9 @@ export async function runCheck(
 ): Promise<CheckReport> {
   const startedAt = new Date();
   const mapping = await loadMapping(options.mappingPath);
-  let localApi: LocalMockApi | undefined;
-  let target: Target | undefined;
-  let client: MockApiClient | undefined;
+  const session = await openSession(options, output, hooks.startReference);
+  const { api, target } = session;
   try {
-    const opened = await openMockApi(options.api);
-    const { api, mockApiUrl } = opened;
-    client = api;
-    localApi = opened.localApi;
-    if (options.target === 'reference') {
-      if (mockApiUrl === undefined)
-        throw new CheckSetupError('the reference target needs the mock API over HTTP');
-      target = await (hooks.startReference ?? startReferenceTarget)({
-        mockApiUrl,
-        approvalTimeoutSeconds: options.approvalTimeoutSeconds,
-        ...(options.verbose ? { log: output.err } : {}),
-      });
-    } else {
-      target = n8nTarget({ n8nUrl: options.n8nUrl, approvalTimeoutSeconds: options.approvalTimeoutSeconds });
-    }
     const timing =
       hooks.timing ?? (options.target === 'reference' ? CHECK_REFERENCE_TIMING : CHECK_N8N_TIMING);
     const stages = options.only && options.stage !== 'all' ? [options.stage] : stagesUpTo(options.stage);
@@ -132,9 +116,7 @@ export async function runCheck(
     output.out(`results: ${options.reportPath}`);
     return report;
   } finally {
-    client?.close();
-    await target?.close();
-    await localApi?.close();
+    await session.close();
   }
 }
 

@@ -1,21 +1,60 @@
 /**
- * What the acceptance matrix's and the stage checker's entries share: the terminal as their Output, and the
- * environment with the key for n8n's API read from N8N_API_KEY_FILE (the Kubernetes lab) when given so.
+ * The entry of a lab tool (the acceptance matrix, the stage checker), written once: the environment (with
+ * the key for n8n's API read from N8N_API_KEY_FILE, the Kubernetes lab, when given so), the command line,
+ * the run, and the exit code: 0 passed, 1 failed, 2 usage or setup, each problem in one line.
  */
 import { withKeyFile } from './key-file.js';
 import type { Output } from './output.js';
 
-export const terminal: Output = {
+/** A bad flag or value: one line, then the usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface Tool<O> {
+  /** Prefixes every line the entry writes: `check: ...`. */
+  name: string;
+  usage: string;
+  /** The options, or null for --help; throws UsageError. */
+  parse(argv: readonly string[], env: Record<string, string | undefined>): O | null;
+  /** The exit code of a run that ended. */
+  run(options: O, output: Output): Promise<number>;
+  /** The line for an error the run threw (default: its message). */
+  errorLine?(error: unknown): string;
+}
+
+const terminal: Output = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
 };
 
-/** The process environment for the tool `name`; undefined (with one line on stderr) when the key file fails. */
-export function toolEnvironment(name: string): NodeJS.ProcessEnv | undefined {
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function runTool<O>(tool: Tool<O>): Promise<number> {
+  const fail = (line: string) => {
+    process.stderr.write(`${tool.name}: ${line}\n`);
+    return 2;
+  };
+  let env: NodeJS.ProcessEnv;
   try {
-    return withKeyFile(process.env);
+    env = withKeyFile(process.env);
   } catch (error) {
-    process.stderr.write(`${name}: ${(error as Error).message}\n`);
-    return undefined;
+    return fail(messageOf(error));
+  }
+  let options: O | null;
+  try {
+    options = tool.parse(process.argv.slice(2), env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return fail(`${error.message}\n${tool.usage}`);
+  }
+  if (options === null) {
+    process.stdout.write(`${tool.usage}\n`);
+    return 0;
+  }
+  try {
+    return await tool.run(options, terminal);
+  } catch (error) {
+    return fail(tool.errorLine?.(error) ?? messageOf(error));
   }
 }

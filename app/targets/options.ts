@@ -6,11 +6,10 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { MockApiAddress } from '../lab/mock-api.js';
 import type { ApiOption } from '../lab/mock-api-server.js';
+import { UsageError } from '../lab/tool-main.js';
 import { N8N_APPROVAL_TIMEOUT_SECONDS, REFERENCE_APPROVAL_TIMEOUT_SECONDS } from './targets.js';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 const HttpUrlSchema = z.url({ protocol: /^https?$/ });
 
