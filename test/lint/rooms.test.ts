@@ -104,7 +104,7 @@ describe('the rooms of app/', () => {
     [
       'the checker calling n8n itself',
       'app/check/x.ts',
-      'fetch(`${base}/api/v1/executions`);',
+      "fetch(base + '/api/v1/executions');",
       "n8n's API outside",
     ],
   ])('fails on %s', (_name, path, text, message) => {
