@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type InstructionRow, instructionSection } from './instructions.js';
 import type { LoadResult, RateResult, RouteKey } from './load.js';
 import { LABELS, type ServerName, WIREMOCK_JAR, WIREMOCK_VERSION } from './servers.js';
 import {
@@ -64,6 +65,7 @@ export interface Report {
   machine: Machine;
   rows: Row[];
   rateRows: RateRow[];
+  instructionRows: InstructionRow[];
   coldTimes: number[];
   coldMinimal: number[];
   mem: Memory;
@@ -405,6 +407,7 @@ ${
 |---|---:|---|---:|---:|---:|---:|---:|---:|---:|
 ${rateTable(r)}
 
+${instructionSection(r.instructionRows)}
 ## Start-up and memory
 
 | | |

@@ -10,6 +10,7 @@
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { caseRecord, largestCase } from './fixtures.js';
+import { countInstructions, type InstructionRow, VALGRIND } from './instructions.js';
 import {
   chooseTool,
   HEY,
@@ -37,6 +38,7 @@ import {
   CONNECTIONS,
   DURATION_S,
   fmt,
+  INSTRUCTIONS_WANTED,
   load1,
   log,
   median,
@@ -215,6 +217,22 @@ if (HEY) {
   }
 }
 
+// ---- instructions per request: callgrind -----------------------------------------------------------------
+
+let instructionRows: InstructionRow[] = [];
+if (INSTRUCTIONS_WANTED && VALGRIND) {
+  log('bench: instructions per request under callgrind (valgrind)');
+  instructionRows = await countInstructions(
+    (
+      [
+        ['cases', 'POST /cases'],
+        ['health', 'GET /health'],
+      ] as const
+    ).filter(([route]) => !ROUTE_FILTER || ROUTE_FILTER.includes(route)),
+    ['service', 'minimal', 'hono'],
+  );
+} else if (INSTRUCTIONS_WANTED) log('bench: instruction counts not taken: valgrind is not available');
+
 // ---- start-up and memory --------------------------------------------------------------------------------
 
 const coldTimes: number[] = [];
@@ -257,6 +275,6 @@ log(
 );
 machine.loadAfter = loads();
 
-const report = { machine, rows, rateRows, coldTimes, coldMinimal, mem, memMax, stateBytes };
+const report = { machine, rows, rateRows, instructionRows, coldTimes, coldMinimal, mem, memMax, stateBytes };
 printSummary(report);
 writeReport(report);

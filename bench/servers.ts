@@ -132,7 +132,7 @@ export interface Server {
   coldMs: number;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -143,6 +143,12 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/** The command line of a Node server of the bench (not WireMock's). */
+export const serverArgv = (name: Exclude<ServerName, 'wiremock'>): string[] => [
+  process.execPath,
+  scripts[name],
+];
 
 /** Starts a server pinned to the server core; resolves once it answers /health with 200. */
 export async function startServer(name: ServerName, timeoutMs = name === 'wiremock' ? 90_000 : 15_000) {
@@ -165,7 +171,7 @@ export async function startServer(name: ServerName, timeoutMs = name === 'wiremo
           '1000',
           '--disable-banner',
         ]
-      : [process.execPath, scripts[name]];
+      : serverArgv(name);
   const [program, ...args] = pinned(SERVER_CORE, command);
   const started = performance.now();
   const child = spawn(program as string, args, {
