@@ -34,17 +34,9 @@ export class CaseStore {
     if (!existing && this.#cases.size >= this.limit) {
       return refused({ kind: 'case_limit_reached', limit: this.limit });
     }
-    // Copied without the service-owned fields rather than copied and then `delete`d: a delete turns the
-    // object into a slow dictionary, and every spread of the record after it pays.
-    const fields: Record<string, unknown> = {};
-    for (const key of Object.keys(write)) {
-      if (OWNED.has(key)) continue;
-      const value = write[key as keyof CaseWrite];
-      // An own `__proto__` key stays a plain field (an assignment would set the prototype instead).
-      if (key === '__proto__')
-        Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
-      else fields[key] = value;
-    }
+    // Most writes carry no service-owned field and are merged as they came (a spread keeps an own
+    // `__proto__` key a plain field); the copy without them is made only when one is there.
+    const fields = carriesOwned(write) ? withoutOwned(write) : (write as Record<string, unknown>);
     const at = iso(now);
     const record: Case = existing
       ? {
@@ -74,4 +66,26 @@ export class CaseStore {
     this.#cases.clear();
     this.onChange();
   }
+}
+
+function carriesOwned(write: CaseWrite): boolean {
+  for (const key of SERVICE_OWNED_FIELDS) if (Object.hasOwn(write, key)) return true;
+  return false;
+}
+
+/**
+ * The write without the service-owned fields, copied rather than copied and then `delete`d: a delete
+ * turns the object into a slow dictionary, and every spread of the record after it pays.
+ */
+function withoutOwned(write: CaseWrite): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(write)) {
+    if (OWNED.has(key)) continue;
+    const value = write[key as keyof CaseWrite];
+    // An own `__proto__` key stays a plain field (an assignment would set the prototype instead).
+    if (key === '__proto__')
+      Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+    else fields[key] = value;
+  }
+  return fields;
 }
