@@ -2,8 +2,9 @@
  * Instructions per request, counted by callgrind (valgrind): the one figure of the bench that does not
  * move with what else the machine runs. req/s and CPU time per request do: on this kind of machine the
  * minimal server's own CPU time per POST has been seen to double from one day to the next, and the
- * service's ratio to it to move with it. Instructions are counted, not timed, so the same binary with the
- * same input gives the same count within about 1%, whatever the neighbours do.
+ * service's ratio to it to move with it. Instructions are counted, not timed; what still moves them is
+ * the JIT (which functions a given start has optimised by the time the counting begins), so every
+ * figure is a range over separately started servers.
  *
  * What it leaves out, so it is a companion to the timed figures, not a replacement: the kernel (the
  * socket's read and write are the same for both servers), memory stalls, and the batching of a saturated
@@ -183,7 +184,9 @@ Counted, not timed (bench/instructions.ts): each server under \`valgrind --tool=
 ${WARM_UP.toLocaleString('en')} requests, then its counters zeroed and ${COUNTED.toLocaleString('en')} requests counted over ${CONNECTIONS} keep-alive
 connections. User-space instructions only: the kernel's share (the socket's read and write, the same for
 every server), memory stalls and a saturated loop's batching are not in it, so it is a companion to the
-timed figures above, not a replacement. Unlike them it does not move with the machine's neighbours.
+timed figures above, not a replacement. It does not move with the machine's neighbours; it does move
+with the JIT (which functions a start has optimised when the counting begins), so each server is started
+anew every round and the figures are ranges.
 
 | route | server | instructions / request (rounds) | the minimal server's count / this one's (rounds) |
 |---|---|---:|---:|

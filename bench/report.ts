@@ -366,7 +366,9 @@ Reading and decisions: docs/hardening.md, "Benchmark".
   worker*: the offered rate is -q × -c (for 4,000 req/s, -q ${4000 / RATE_WORKERS} × -c ${RATE_WORKERS}). Each worker waits for
   an answer before its next request, so a server that falls behind is offered less (the achieved rate is
   in the table). p50, p99 and max come from hey's per-request CSV (0.1 ms resolution), leaving out each
-  worker's first request (it also opened the connection). 1 s warm-up, then ${RATE_S} s per run; service and
+  worker's first request (it also opened the connection). hey starts every worker's ticker at once, so
+  the workers send together: bursts of up to ${RATE_WORKERS} requests, one per worker, every 1/-q seconds; the p99 is
+  close to the time a server takes to drain one burst. 1 s warm-up, then ${RATE_S} s per run; service and
   minimal server alternate round by round, each reset before its run.
 - **Load.** The 1-minute load average is recorded before and after every run (the tables), and the bench
   waits for a settled machine (load under 0.5, at most 2 minutes) before it starts.
