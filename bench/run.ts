@@ -20,7 +20,16 @@ import {
   runFixedRate,
   runLoad,
 } from './load.js';
-import { type Machine, printSummary, type RateRow, type Row, type Run, writeReport } from './report.js';
+import {
+  type Machine,
+  printSummary,
+  RATE_RUNS,
+  type RateRow,
+  type RateRun,
+  type Row,
+  type Run,
+  writeReport,
+} from './report.js';
 import {
   call,
   cpuS,
@@ -193,19 +202,24 @@ if (HEY) {
     ['health', 'GET /health'],
   ] as const) {
     if (ROUTE_FILTER && !ROUTE_FILTER.includes(route)) continue;
-    const names: ServerName[] = ['service', 'minimal'];
     const servers = { service: await startServer('service'), minimal: await startServer('minimal') };
     try {
       for (const rate of RATES) {
-        const runs: Record<string, (RateResult & Run)[]> = { service: [], minimal: [] };
+        const runs: Record<RateRun, (RateResult & Run)[]> = { service: [], minimal: [], control: [] };
         for (let round = 0; round < ROUNDS; round++) {
-          for (const n of names) {
-            const server = servers[n as 'service' | 'minimal'];
+          for (const n of RATE_RUNS) {
+            const server = n === 'service' ? servers.service : servers.minimal;
             await call(server.url, 'POST', '/reset', {});
             await runFixedRate(server.port, route, rate, 1);
             const r = await measured(server, () => runFixedRate(server.port, route, rate, RATE_S));
-            runs[n]?.push(r);
-            line(`${label} at ${rate}/s`, n, round, r, `  offered ${rate}/s`);
+            runs[n].push(r);
+            line(
+              `${label} at ${rate}/s`,
+              server.name,
+              round,
+              r,
+              `  offered ${rate}/s${n === 'control' ? ' (control)' : ''}`,
+            );
           }
         }
         rateRows.push({ route, label, rate, runs });
