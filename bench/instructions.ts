@@ -1,8 +1,7 @@
 /**
  * Instructions per request, counted by callgrind (valgrind): the one figure of the bench that does not
- * move with what else the machine runs. req/s and CPU time per request do: on this kind of machine the
- * minimal server's own CPU time per POST has been seen to double from one day to the next, and the
- * service's ratio to it to move with it. Instructions are counted, not timed; what still moves them is
+ * move with what else the machine runs, where req/s and CPU time per request do (and the service's ratio
+ * to the minimal server with them). Instructions are counted, not timed; what still moves them is
  * the JIT (which functions a given start has optimised by the time the counting begins), so every
  * figure is a range over separately started servers.
  *
@@ -17,11 +16,21 @@
  * the dump's total over COUNTED is the figure.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { caseRecord } from './fixtures.js';
-import { freePort, LABELS, pinned, SERVER_CORE, type ServerName, serverArgv, TMP } from './servers.js';
+import {
+  freePort,
+  LABELS,
+  pinned,
+  SERVER_CORE,
+  type ServerName,
+  serverArgv,
+  TMP,
+  tracked,
+  untilHealthy,
+} from './servers.js';
 import { ensureDebian, log, median, ROUNDS, showSpread, sleep, spread } from './settings.js';
 
 const WARM_UP = 2000;
@@ -31,13 +40,13 @@ const CONNECTIONS = 8;
 export type CountedRoute = 'health' | 'cases';
 type NodeServer = Exclude<ServerName, 'wiremock' | 'bytes'>;
 export interface InstructionRow {
-  route: CountedRoute;
   label: string;
   /** Instructions per request, one per round, by server. */
   counts: Partial<Record<ServerName, number[]>>;
 }
 
-export const VALGRIND = ensureDebian('valgrind') && ensureDebian('callgrind_control', 'valgrind');
+/** valgrind with callgrind_control, installed from Debian when missing; asked only when the counts are wanted. */
+export const valgrindReady = () => ensureDebian('valgrind') && ensureDebian('callgrind_control', 'valgrind');
 
 /** Counts each server's instructions per request on each route, ROUNDS times, the servers alternating. */
 export async function countInstructions(
@@ -56,7 +65,7 @@ export async function countInstructions(
         );
       }
     }
-    rows.push({ route, label, counts });
+    rows.push({ label, counts });
   }
   return rows;
 }
@@ -73,12 +82,15 @@ async function countOnce(name: NodeServer, route: CountedRoute): Promise<number>
     `--callgrind-out-file=${out}.%p`,
     ...serverArgv(name),
   ]);
-  const child = spawn(program as string, args, {
-    env: { PATH: process.env.PATH ?? '', ...VG_ENV, PORT: String(port) },
-    stdio: 'ignore',
-  });
+  const child = tracked(
+    spawn(program as string, args, {
+      env: { PATH: process.env.PATH ?? '', ...VG_ENV, PORT: String(port) },
+      stdio: 'ignore',
+    }),
+  );
   try {
-    await answering(port, child);
+    if (!(await untilHealthy(port, child, 60_000, 200)))
+      throw new Error(`${name} under valgrind did not answer /health within 60 s`);
     await send(port, route, WARM_UP);
     control(child, '-z');
     await send(port, route, COUNTED);
@@ -99,24 +111,9 @@ function control(child: ChildProcess, flag: '-z' | '-d'): void {
   });
 }
 
-async function answering(port: number, child: ChildProcess): Promise<void> {
-  for (let waited = 0; waited < 60_000; waited += 200) {
-    if (child.exitCode !== null) throw new Error('the server under valgrind exited');
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {}
-    await sleep(200);
-  }
-  throw new Error('the server under valgrind did not answer /health within 60 s');
-}
-
 async function dumped(file: string): Promise<string> {
-  const dir = join(file, '..');
-  const base = file.slice(dir.length + 1);
   for (let waited = 0; waited < 30_000; waited += 100) {
-    if (readdirSync(dir).includes(base)) {
+    if (existsSync(file)) {
       const text = readFileSync(file, 'utf8');
       if (/^(?:summary|totals): /m.test(text)) return text;
     }

@@ -10,7 +10,7 @@
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { caseRecord, largestCase } from './fixtures.js';
-import { countInstructions, type InstructionRow, VALGRIND } from './instructions.js';
+import { countInstructions, type InstructionRow, valgrindReady } from './instructions.js';
 import {
   chooseTool,
   HEY,
@@ -234,7 +234,8 @@ if (HEY) {
 // ---- instructions per request: callgrind -----------------------------------------------------------------
 
 let instructionRows: InstructionRow[] = [];
-if (INSTRUCTIONS_WANTED && VALGRIND) {
+const valgrind = INSTRUCTIONS_WANTED && valgrindReady();
+if (valgrind) {
   log('bench: instructions per request under callgrind (valgrind)');
   instructionRows = await countInstructions(
     (

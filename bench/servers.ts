@@ -150,6 +150,32 @@ export const serverArgv = (name: Exclude<ServerName, 'wiremock'>): string[] => [
   scripts[name],
 ];
 
+/** A server process this run started: stopped by PID on any exit of the bench. */
+export function tracked(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Polls the server's /health every pollMs until a 200 (true), or until timeoutMs or its exit (false). */
+export async function untilHealthy(
+  port: number,
+  child: ChildProcess,
+  timeoutMs: number,
+  pollMs = 2,
+): Promise<boolean> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs && child.exitCode === null) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      await res.arrayBuffer();
+      if (res.status === 200) return true;
+    } catch {}
+    await sleep(pollMs);
+  }
+  return false;
+}
+
 /** Starts a server pinned to the server core; resolves once it answers /health with 200. */
 export async function startServer(name: ServerName, timeoutMs = name === 'wiremock' ? 90_000 : 15_000) {
   const port = await freePort();
@@ -179,24 +205,16 @@ export async function startServer(name: ServerName, timeoutMs = name === 'wiremo
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  while (performance.now() - started < timeoutMs) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      await res.arrayBuffer();
-      if (res.status === 200 && child.pid !== undefined)
-        return {
-          name,
-          child,
-          pid: child.pid,
-          port,
-          url: `http://127.0.0.1:${port}`,
-          coldMs: performance.now() - started,
-        } satisfies Server;
-    } catch {}
-    await sleep(2);
-  }
+  tracked(child);
+  if ((await untilHealthy(port, child, timeoutMs)) && child.pid !== undefined)
+    return {
+      name,
+      child,
+      pid: child.pid,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      coldMs: performance.now() - started,
+    } satisfies Server;
   child.kill('SIGKILL');
   throw new Error(`${name} did not answer /health within ${timeoutMs} ms`);
 }
