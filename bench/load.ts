@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvalNotification, caseRecord } from './fixtures.js';
 import { GEN_CORE, pinned, TMP } from './servers.js';
-import { CONNECTIONS, ensureDebian, log, RATE_WORKERS, TOOL_CHOICE } from './settings.js';
+import { CONNECTIONS, ensureDebian, log, RATE_WORKERS, type Shape, TOOL_CHOICE } from './settings.js';
 
 export type RouteKey =
   | 'health'
@@ -224,19 +224,24 @@ export interface RateResult extends LoadResult {
 }
 
 /**
- * One run at a fixed offered rate: `hey -c WORKERS -q rate/WORKERS`, its -q being a rate per worker,
- * so the offered rate is -q × -c. Latencies come from hey's per-request CSV (0.1 ms resolution); each
- * worker's first request, which also opened its connection, is left out.
+ * One run at a fixed offered rate, in one of two shapes. hey's -q is a rate per worker and every worker's
+ * ticker starts at once (one `time.Tick` per worker), so within one hey process the workers send together.
+ * - `bursts`: one hey, `-c WORKERS -q rate/WORKERS`: bursts of WORKERS requests every WORKERS/rate seconds.
+ * - `spread`: WORKERS hey processes of one worker each (`-c 1 -q rate/WORKERS`), started 1/rate seconds
+ *   apart (and a process start later still), so their ticks fall at different moments: requests arrive
+ *   one by one, as from independent clients.
+ * The offered rate is the same in both. Latencies come from hey's per-request CSV (0.1 ms resolution);
+ * each worker's first request, which also opened its connection, is left out.
  */
 export async function runFixedRate(
   port: number,
   route: 'health' | 'cases',
   rate: number,
   seconds: number,
+  shape: Shape,
 ): Promise<RateResult> {
-  const perWorker = rate / RATE_WORKERS;
+  const processes = shape === 'spread' ? RATE_WORKERS : 1;
   const url = `http://127.0.0.1:${port}${route === 'cases' ? '/cases' : '/health'}`;
-  const csv = join(TMP, `hey-${port}-${route}-${rate}.csv`);
   const body = join(TMP, 'case.json');
   writeFileSync(body, JSON.stringify(caseRecord('evt-bench')));
   const request = route === 'cases' ? ['-m', 'POST', '-T', 'application/json', '-D', body] : [];
@@ -245,9 +250,9 @@ export async function runFixedRate(
     '-z',
     `${seconds}s`,
     '-c',
-    String(RATE_WORKERS),
+    String(RATE_WORKERS / processes),
     '-q',
-    String(perWorker),
+    String(rate / RATE_WORKERS),
     '-cpus',
     '1',
     '-o',
@@ -255,9 +260,18 @@ export async function runFixedRate(
     ...request,
     url,
   ]);
-  const { code, out } = await runShell(`${quote(argv)} > ${quote([csv])}; times`);
+  const csvs = Array.from({ length: processes }, (_, i) =>
+    join(TMP, `hey-${port}-${route}-${rate}-${i}.csv`),
+  );
+  // Each hey in the background, its PID kept: bash's `wait PID` gives each one's exit status.
+  const starts = csvs
+    .map((csv) => `${quote(argv)} > ${quote([csv])} & pids+=($!);`)
+    .join(` sleep ${1 / rate}; `);
+  const { code, out } = await runShell(
+    `pids=(); ${starts} s=0; for p in "\${pids[@]}"; do wait "$p" || s=$?; done; times; exit "$s"`,
+  );
   if (code !== 0) throw new Error(`hey failed (${code}):\n${out}`);
-  const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1);
+  const rows = csvs.flatMap((csv) => readFileSync(csv, 'utf8').trim().split('\n').slice(1));
   const latencies: number[] = [];
   let non2xx = 0;
   let dialed = 0;

@@ -21,6 +21,7 @@ import {
   RATE_WORKERS,
   ROOT,
   ROUNDS,
+  type Shape,
   showSpread,
   spread,
 } from './settings.js';
@@ -54,6 +55,7 @@ export interface RateRow {
   route: 'cases' | 'health';
   label: string;
   rate: number;
+  shape: Shape;
   runs: Partial<Record<RateRun, (RateResult & Run)[]>>;
 }
 export interface Machine {
@@ -103,6 +105,11 @@ function ratios(
   });
 }
 
+const SHAPE_LABELS: Record<Shape, string> = {
+  spread: 'spread arrivals',
+  bursts: `bursts of ${RATE_WORKERS}`,
+};
+
 /** The fixed-rate target: the service's p99 at most this many times the minimal server's. */
 const P99_WITHIN = 1.5;
 
@@ -111,13 +118,16 @@ interface Target {
   rounds: number[];
   ok: (v: number) => boolean;
   show: (v: number) => string;
-  /** A control, not a target: how often the same test holds for a server against itself. */
-  control?: boolean;
+  /**
+   * Not a target, read beside one: `control`, how often the same test holds for a server against itself;
+   * `bursts`, the same test with hey's synchronised bursts (their p99 is a burst's drain, CPU per request).
+   */
+  reading?: 'control' | 'bursts';
 }
 /** met: every round; by the median: the median round, not all; missed otherwise. */
 function verdict(t: Target): string {
   const good = t.rounds.filter((v) => Number.isFinite(v) && t.ok(v)).length;
-  if (t.control) return `control: within ${P99_WITHIN}x in ${good} of ${t.rounds.length} rounds`;
+  if (t.reading) return `${t.reading}: within ${P99_WITHIN}x in ${good} of ${t.rounds.length} rounds`;
   if (t.rounds.length > 0 && good === t.rounds.length) return 'met';
   if (t.ok(median(t.rounds))) return `met by the median (${good} of ${t.rounds.length} rounds)`;
   return `**missed** (${good} of ${t.rounds.length} rounds)`;
@@ -164,17 +174,18 @@ function targets(r: Report): Target[] {
   for (const rr of r.rateRows)
     list.push(
       {
-        name: `${rr.label} at ${rr.rate} req/s offered: the service's p99 within ${P99_WITHIN}x the minimal server's`,
+        name: `${rr.label} at ${rr.rate} req/s offered, ${SHAPE_LABELS[rr.shape]}: the service's p99 within ${P99_WITHIN}x the minimal server's`,
         rounds: ratios(rr.runs.service, rr.runs.minimal, (v) => v.p99),
         ok: (v) => v <= P99_WITHIN,
         show: x,
+        ...(rr.shape === 'bursts' ? { reading: 'bursts' as const } : {}),
       },
       {
         name: `… the same ratio for the minimal server's second run against its first, in the same rounds`,
         rounds: ratios(rr.runs.control, rr.runs.minimal, (v) => v.p99),
         ok: (v) => v <= P99_WITHIN,
         show: x,
-        control: true,
+        reading: 'control',
       },
     );
   const state = row('state')?.runs.service;
@@ -230,7 +241,7 @@ export function printSummary(r: Report): void {
   for (const rr of r.rateRows)
     for (const n of RATE_RUNS)
       log(
-        `${`${rr.label} at ${rr.rate}/s`.padEnd(32)} ${RATE_LABELS[n].padEnd(17)} p50 ${showSpread(
+        `${`${rr.label} at ${rr.rate}/s, ${rr.shape}`.padEnd(32)} ${RATE_LABELS[n].padEnd(17)} p50 ${showSpread(
           of(rr.runs[n], (v) => v.p50),
           (v) => fmt(v, 2),
         )} p99 ${showSpread(
@@ -252,7 +263,7 @@ function readFirst(r: Report): string {
   const genBound = all.filter(({ run }) => run.genCpu >= 0.9);
   const unsaturated = all.filter(({ run }) => run.genCpu < 0.9 && run.serverCpu < 0.9);
   const out = [
-    `The machine's 1-minute load average before the run was ${fmt(before, 2)} on ${r.machine.nproc} cores${before > 0.5 ? ' (other work was running: figures are noisier than on a quiet machine)' : ''}. During the closed-loop runs the bench itself keeps two cores busy (the server and wrk), so a load average near 2 there is its own; above it, other work shared the machine.`,
+    `The machine's 1-minute load average before the run was ${fmt(before, 2)} on ${r.machine.nproc} cores${before > 0.5 ? ' (other work was running: figures are noisier than on a quiet machine)' : ''}. During the closed-loop runs the bench itself keeps two cores busy (the server and wrk), so a load average near 2 there is its own; above it, other work shared the machine. The spread fixed-rate runs start ${RATE_WORKERS} hey processes, whose threads wake at different moments: the load average counts them, so it reads higher there while both cores are far from busy (the CPU columns).`,
   ];
   out.push(
     unsaturated.length === 0
@@ -328,7 +339,7 @@ function rateTable(r: Report): string {
         const runs = rr.runs[n] ?? [];
         const s = (f: (v: RateResult & Run) => number, d = 2) =>
           showSpread(spread(runs.map(f)), (v) => fmt(v, d));
-        return `| ${rr.label} | ${rr.rate} | ${RATE_LABELS[n]} | ${s((v) => v.rps, 0)} | ${s((v) => v.p50)} | ${s((v) => v.p99)} | ${s((v) => v.max, 1)} | ${s((v) => v.serverCpu * 100, 0)}% | ${s((v) => v.genCpu * 100, 0)}% | ${runs.reduce((a, v) => a + v.non2xx, 0)} |`;
+        return `| ${rr.label} | ${rr.rate} | ${SHAPE_LABELS[rr.shape]} | ${RATE_LABELS[n]} | ${s((v) => v.rps, 0)} | ${s((v) => v.p50)} | ${s((v) => v.p99)} | ${s((v) => v.max, 1)} | ${s((v) => v.serverCpu * 100, 0)}% | ${s((v) => v.genCpu * 100, 0)}% | ${runs.reduce((a, v) => a + v.non2xx, 0)} |`;
       }),
     )
     .join('\n');
@@ -351,7 +362,7 @@ function roundsTable(r: Report): string {
         const v = rr.runs[n]?.[i];
         if (v)
           lines.push(
-            `| ${rr.label} at ${rr.rate}/s | ${RATE_LABELS[n]} | ${i + 1} | ${fmt(v.rps)} | ${fmt(v.p99, 2)} | ${pct(v.serverCpu)} | ${pct(v.genCpu)} | ${fmt(v.loadBefore, 2)} → ${fmt(v.loadAfter, 2)} |`,
+            `| ${rr.label} at ${rr.rate}/s, ${SHAPE_LABELS[rr.shape]} | ${RATE_LABELS[n]} | ${i + 1} | ${fmt(v.rps)} | ${fmt(v.p99, 2)} | ${pct(v.serverCpu)} | ${pct(v.genCpu)} | ${fmt(v.loadBefore, 2)} → ${fmt(v.loadAfter, 2)} |`,
           );
       }
   return lines.join('\n');
@@ -391,15 +402,23 @@ Reading and decisions: docs/hardening.md, "Benchmark".
   time per request are the figures; latency under a closed loop follows throughput (Little's law) and is
   not a target. 1 s warm-up, then ${DURATION_S} s per run; the servers alternate round by round.
 - **Latency at a fixed offered rate.** \`hey\` (Go) with ${RATE_WORKERS} workers and \`-q\`, which is a rate *per
-  worker*: the offered rate is -q × -c (for 4,000 req/s, -q ${4000 / RATE_WORKERS} × -c ${RATE_WORKERS}). Each worker waits for
+  worker*: the offered rate is -q × ${RATE_WORKERS} (for 4,000 req/s, -q ${4000 / RATE_WORKERS}). Each worker waits for
   an answer before its next request, so a server that falls behind is offered less (the achieved rate is
   in the table). p50, p99 and max come from hey's per-request CSV (0.1 ms resolution), leaving out each
-  worker's first request (it also opened the connection). hey starts every worker's ticker at once, so
-  the workers send together: bursts of up to ${RATE_WORKERS} requests, one per worker, every 1/-q seconds; the p99 is
-  close to the time a server takes to drain one burst. 1 s warm-up, then ${RATE_S} s per run; the service,
-  the minimal server and the minimal server once more alternate round by round, each reset before its
-  run. The third run is a control: the ratio of the minimal server's two p99s in a round is what the
-  measurement gives for one server against itself, the noise floor of the service's ratio.
+  worker's first request (it also opened the connection). One hey starts all its workers' tickers at once,
+  so its workers send together; the rate is offered in two shapes:
+  - **spread arrivals** (the target): ${RATE_WORKERS} hey processes of one worker each, started one after another
+    (1/rate seconds apart, and a process start), so their ticks fall at different moments and requests
+    arrive one by one, as from independent clients: a lab's traffic, below saturation;
+  - **bursts of ${RATE_WORKERS}**: one hey with ${RATE_WORKERS} workers, so ${RATE_WORKERS} requests arrive together every ${RATE_WORKERS}/rate
+    seconds. Each burst saturates the server for a moment, and the p99 is close to the time it takes to
+    drain one: ${RATE_WORKERS} times the CPU per request, which the throughput ratios already judge. Read beside
+    the target, not a target.
+  Each server is first brought to a steady state (a closed-loop run of wrk on the route, then 2 s idle),
+  then each run has 1 s warm-up at its rate and ${RATE_S} s measured; the service, the minimal server and the minimal server once more
+  alternate round by round, each reset before its run. The third run is a control: the ratio of the
+  minimal server's two p99s in a round is what the measurement gives for one server against itself, the
+  noise floor of the service's ratio.
 - **Load.** The 1-minute load average is recorded before and after every run (the tables), and the bench
   waits for a settled machine (load under 0.5, at most 2 minutes) before it starts.
 
@@ -435,8 +454,8 @@ ${
 }
 ## Latency at a fixed offered rate (hey -q, ${RATE_WORKERS} workers)
 
-| route | offered req/s | server | achieved req/s | p50 ms | p99 ms | max ms | server CPU | generator CPU | non-2xx |
-|---|---:|---|---:|---:|---:|---:|---:|---:|---:|
+| route | offered req/s | arrivals | server | achieved req/s | p50 ms | p99 ms | max ms | server CPU | generator CPU | non-2xx |
+|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|
 ${rateTable(r)}
 
 ${instructionSection(r.instructionRows)}

@@ -54,6 +54,7 @@ import {
   NPROC,
   QUICK,
   RATE_S,
+  RATE_SHAPES,
   RATE_WORKERS,
   RATES,
   ROUNDS,
@@ -195,8 +196,13 @@ for (const [key, label, names] of ROUTES) {
 // ---- latency at fixed offered rates: hey -q -------------------------------------------------------------
 
 const rateRows: RateRow[] = [];
+/** The closed-loop warm-up of each server before its fixed-rate runs, and the pause after it. */
+const RATE_WARM_S = QUICK ? 1 : 3;
+const RATE_SETTLE_MS = 2000;
 if (HEY) {
-  log(`bench: fixed rates ${RATES.join(', ')} req/s (hey, ${RATE_WORKERS} workers), ${RATE_S} s per run`);
+  log(
+    `bench: fixed rates ${RATES.join(', ')} req/s (hey, ${RATE_WORKERS} workers; ${RATE_SHAPES.join(', ')}), ${RATE_S} s per run`,
+  );
   for (const [route, label] of [
     ['cases', 'POST /cases'],
     ['health', 'GET /health'],
@@ -204,26 +210,31 @@ if (HEY) {
     if (ROUTE_FILTER && !ROUTE_FILTER.includes(route)) continue;
     const servers = { service: await startServer('service'), minimal: await startServer('minimal') };
     try {
-      for (const rate of RATES) {
-        const runs: Record<RateRun, (RateResult & Run)[]> = { service: [], minimal: [], control: [] };
-        for (let round = 0; round < ROUNDS; round++) {
-          for (const n of RATE_RUNS) {
-            const server = n === 'service' ? servers.service : servers.minimal;
-            await call(server.url, 'POST', '/reset', {});
-            await runFixedRate(server.port, route, rate, 1);
-            const r = await measured(server, () => runFixedRate(server.port, route, rate, RATE_S));
-            runs[n].push(r);
-            line(
-              `${label} at ${rate}/s`,
-              server.name,
-              round,
-              r,
-              `  offered ${rate}/s${n === 'control' ? ' (control)' : ''}`,
-            );
+      // Steady state first, as in a lab that has run a while: a closed-loop run each (the JIT has
+      // optimised the route, the heap has grown), then a pause for the compiler's and GC's threads to finish.
+      for (const server of Object.values(servers)) await runLoad(TOOL, server.port, route, RATE_WARM_S);
+      await sleep(RATE_SETTLE_MS);
+      for (const rate of RATES)
+        for (const shape of RATE_SHAPES) {
+          const runs: Record<RateRun, (RateResult & Run)[]> = { service: [], minimal: [], control: [] };
+          for (let round = 0; round < ROUNDS; round++) {
+            for (const n of RATE_RUNS) {
+              const server = n === 'service' ? servers.service : servers.minimal;
+              await call(server.url, 'POST', '/reset', {});
+              await runFixedRate(server.port, route, rate, 1, shape);
+              const r = await measured(server, () => runFixedRate(server.port, route, rate, RATE_S, shape));
+              runs[n].push(r);
+              line(
+                `${label} at ${rate}/s, ${shape}`,
+                server.name,
+                round,
+                r,
+                `  offered ${rate}/s${n === 'control' ? ' (control)' : ''}`,
+              );
+            }
           }
+          rateRows.push({ route, label, rate, shape, runs });
         }
-        rateRows.push({ route, label, rate, runs });
-      }
     } finally {
       await stopServer(servers.service);
       await stopServer(servers.minimal);

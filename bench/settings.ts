@@ -7,6 +7,7 @@
  * quick mode: how long to wait for a 1-minute load average under 0.5 first), BENCH_WIREMOCK (1 adds
  * WireMock as an anchor; off by default, bench/servers.ts says why), BENCH_RATES (1000,4000: the fixed offered rates, requests per second; empty skips them),
  * BENCH_RATE_S (10; 3 in quick mode: seconds per fixed-rate run), BENCH_RATE_WORKERS (20: hey's workers),
+ * BENCH_RATE_SHAPES (spread,bursts: how the fixed rate arrives, bench/load.ts; a comma list),
  * BENCH_INSTRUCTIONS (1; 0 skips the instruction counts under callgrind, bench/instructions.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,6 +32,11 @@ export const RATES = (env.BENCH_RATES ?? '1000,4000')
   .filter((n) => n > 0);
 export const RATE_S = Number(env.BENCH_RATE_S ?? (QUICK ? 3 : 10));
 export const RATE_WORKERS = Number(env.BENCH_RATE_WORKERS ?? 20);
+export const SHAPES = ['spread', 'bursts'] as const;
+export type Shape = (typeof SHAPES)[number];
+export const RATE_SHAPES: readonly Shape[] = (env.BENCH_RATE_SHAPES ?? SHAPES.join(','))
+  .split(',')
+  .filter((v): v is Shape => (SHAPES as readonly string[]).includes(v));
 export const INSTRUCTIONS_WANTED = env.BENCH_INSTRUCTIONS !== '0';
 export const NPROC = Number(execFileSync('nproc').toString().trim()) || 1;
 
