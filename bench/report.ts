@@ -415,8 +415,11 @@ Reading and decisions: docs/hardening.md, "Benchmark".
     drain one: ${RATE_WORKERS} times the CPU per request, which the throughput ratios already judge. Read beside
     the target, not a target.
   Each server is first brought to a steady state (a closed-loop run of wrk on the route, then 2 s idle),
-  then each run has 1 s warm-up at its rate and ${RATE_S} s measured; the service, the minimal server and the minimal server once more
-  alternate round by round, each reset before its run. The third run is a control: the ratio of the
+  then each run has ${QUICK ? 1 : 5} s of warm-up at its own rate (after a change of load a server's CPU per request
+  takes some seconds to come down, the minimal server's too) and ${RATE_S} s measured. The service, the
+  minimal server and the minimal server once more alternate, each reset before its run, and the order
+  turns each round (service first, then minimal first, then the control first), so that no server always
+  runs first after the rate or shape has changed. The third run is a control: the ratio of the
   minimal server's two p99s in a round is what the measurement gives for one server against itself, the
   noise floor of the service's ratio.
 - **Load.** The 1-minute load average is recorded before and after every run (the tables), and the bench

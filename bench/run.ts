@@ -199,6 +199,11 @@ const rateRows: RateRow[] = [];
 /** The closed-loop warm-up of each server before its fixed-rate runs, and the pause after it. */
 const RATE_WARM_S = QUICK ? 1 : 3;
 const RATE_SETTLE_MS = 2000;
+/**
+ * Each run's warm-up at its own rate: after a change of load (a closed loop, another rate) a server's CPU
+ * per request takes some seconds to come down, the minimal server's as well as the service's.
+ */
+const RATE_RUN_WARM_S = QUICK ? 1 : 5;
 if (HEY) {
   log(
     `bench: fixed rates ${RATES.join(', ')} req/s (hey, ${RATE_WORKERS} workers; ${RATE_SHAPES.join(', ')}), ${RATE_S} s per run`,
@@ -218,10 +223,12 @@ if (HEY) {
         for (const shape of RATE_SHAPES) {
           const runs: Record<RateRun, (RateResult & Run)[]> = { service: [], minimal: [], control: [] };
           for (let round = 0; round < ROUNDS; round++) {
-            for (const n of RATE_RUNS) {
+            // The order turns each round (service first, then minimal first, ...): no server always runs
+            // first after the rate or shape has changed.
+            for (const n of RATE_RUNS.map((_, i) => RATE_RUNS[(i + round) % RATE_RUNS.length] as RateRun)) {
               const server = n === 'service' ? servers.service : servers.minimal;
               await call(server.url, 'POST', '/reset', {});
-              await runFixedRate(server.port, route, rate, 1, shape);
+              await runFixedRate(server.port, route, rate, RATE_RUN_WARM_S, shape);
               const r = await measured(server, () => runFixedRate(server.port, route, rate, RATE_S, shape));
               runs[n].push(r);
               line(
