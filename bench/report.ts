@@ -39,9 +39,10 @@ export interface Row {
   runs: Record<ServerName, Run[]>;
 }
 /**
- * The fixed-rate runs of a round, in order: the service, the minimal server, and the minimal server once
- * more as a control, so the p99 ratio the target reads has beside it the same ratio of the minimal server
- * against itself in the same round: the noise floor of the measurement.
+ * The fixed-rate runs of a round (their order turns round by round, bench/run.ts): the service, the
+ * minimal server, and the minimal server once more as a control, so the p99 ratio the target reads has
+ * beside it the same ratio of the minimal server against itself in the same round: the noise floor of
+ * the measurement.
  */
 export const RATE_RUNS = ['service', 'minimal', 'control'] as const;
 export type RateRun = (typeof RATE_RUNS)[number];
