@@ -4,7 +4,7 @@
  * typed arrays (the journal, the blocklist history): entries kept as columns are nothing the garbage
  * collector has to copy. A ring of objects written on every request holds each object past two
  * scavenges, so every one was copied twice and then promoted, which made each scavenge several times
- * longer (docs/hardening.md, "What profiling found").
+ * longer (docs/hardening.md, "Where a request's time goes").
  */
 export class RingSlots {
   #start = 0;
