@@ -26,7 +26,7 @@ build: $(STAMP) ## compile TypeScript to dist/
 	npm run build
 
 run: build ## serve the mock API on $(HOST):$(PORT)
-	HOST=$(HOST) PORT=$(PORT) node dist/app/main.js
+	HOST=$(HOST) PORT=$(PORT) node dist/app/api/main.js
 
 console: build ## the lab console on 127.0.0.1:8088 for MOCK_API_URL (default :8081) and N8N_URL (default :5678)
 	CONSOLE_HOST=$(HOST) node dist/app/console/main.js

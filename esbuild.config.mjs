@@ -1,6 +1,6 @@
 /**
  * The service's entry, bundled into one file: `npm run build` compiles app/ with tsc, then this replaces
- * dist/app/main.js (tsc's output of app/main.ts) with app/main.ts and everything it imports (hono, zod,
+ * dist/app/api/main.js (tsc's output of app/api/main.ts) with app/api/main.ts and everything it imports (hono, zod,
  * @hono/node-server included) in one ES module. Loading its modules one by one (most of them zod's) was
  * most of the cold start (docs/hardening.md, "Cold start").
  * The other entries (CLIs, console, acceptance runner) stay as tsc wrote them;
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const serviceBundle = {
-  entryPoints: [fileURLToPath(new URL('app/main.ts', import.meta.url))],
+  entryPoints: [fileURLToPath(new URL('app/api/main.ts', import.meta.url))],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -28,5 +28,5 @@ export const serviceBundle = {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await build({ ...serviceBundle, outfile: process.argv[2] ?? 'dist/app/main.js', allowOverwrite: true });
+  await build({ ...serviceBundle, outfile: process.argv[2] ?? 'dist/app/api/main.js', allowOverwrite: true });
 }

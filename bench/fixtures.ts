@@ -5,7 +5,7 @@
  * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
  */
 
-import { findIdentity } from '../app/store/identities.js';
+import { findIdentity } from '../app/api/store/identities.js';
 
 /** The directory's record of the lab's user, as the workflow's identity lookup returns it. */
 const IDENTITY = findIdentity('lab-admin');

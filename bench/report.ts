@@ -392,7 +392,7 @@ Reading and decisions: docs/hardening.md, "Benchmark".
 
 ## Method
 
-- **Servers.** The built service (dist/app/main.js, the whole pipeline on: body read, validation, case store,
+- **Servers.** The built service (dist/app/api/main.js, the whole pipeline on: body read, validation, case store,
   journal, access checks, one JSON log line per request written to a file as in a container). The baseline
   is the **minimal node:http server** (bench/minimal-server.ts): no framework, no validation, no journal, no
   log; the most a Node process can do here. Anchors in the same run: plain Hono on @hono/node-server

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the built service (dist/app/main.js, whole pipeline on: validation, journal, access
+ * `npm run bench`: the built service (dist/app/api/main.js, whole pipeline on: validation, journal, access
  * checks, one JSON log line per request written to a file as in a container) against the physical limit,
  * a minimal node:http server (bench/minimal-server.ts), with plain Hono on @hono/node-server
  * (bench/hono-server.ts) and WireMock as anchors. Two kinds of load, the generator pinned to one core

@@ -1,5 +1,5 @@
 /**
- * The servers the bench starts: the built service (dist/app/main.js), the minimal node:http server and
+ * The servers the bench starts: the built service (dist/app/api/main.js), the minimal node:http server and
  * plain Hono (bench/minimal-server.ts and bench/hono-server.ts, bundled into plain JavaScript first so
  * they start and run as the service does, with no TypeScript loader), and WireMock when Java is here.
  * Each is pinned to the server core, its stdout to a log file as in a container, and stopped by PID
@@ -38,7 +38,7 @@ export const SERVER_CORE = '1';
 export const pinned = (core: string, argv: readonly string[]): string[] =>
   PIN ? ['taskset', '-c', core, ...argv] : [...argv];
 
-const SERVICE = join(ROOT, 'dist/app/main.js');
+const SERVICE = join(ROOT, 'dist/app/api/main.js');
 if (!existsSync(SERVICE)) {
   log('bench: dist/ is missing; building it (npm run build)');
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });

@@ -1,9 +1,9 @@
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
+import { CaseModeSchema } from '../api/schemas/control.js';
 import { type MockApiClient, parseBody } from '../lab/mock-api.js';
 import { webhookUrl } from '../lab/webhook-path.js';
-import { CaseModeSchema } from '../schemas/control.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERT_KINDS, TEST_ALERTS } from '../workflow/scenario.js';
 import { CLIENT_CSS, clientScript } from './assets.js';

@@ -1,9 +1,9 @@
 /**
- * The mock API's OpenAPI document, made in process from the mock API's own routes (app/openapi.ts through
+ * The mock API's OpenAPI document, made in process from the mock API's own routes (app/api/openapi.ts through
  * createApp): in the lab the browser cannot reach the mock API, so the console serves its contract.
  */
 import { z } from 'zod';
-import { createApp, defaultDeps } from '../app.js';
+import { createApp, defaultDeps } from '../api/app.js';
 
 const DocumentSchema = z.looseObject({
   openapi: z.string(),

@@ -1,6 +1,6 @@
+import type { Health } from '../api/schemas/health.js';
+import type { State } from '../api/schemas/state.js';
 import { approvalRequestOf } from '../lab/approval-request.js';
-import type { Health } from '../schemas/health.js';
-import type { State } from '../schemas/state.js';
 
 /** A decision the console posted to a resume URL, and what the workflow platform answered. */
 export interface Decision {

@@ -3,9 +3,9 @@
  * --api and for the tests: the reference workflow still reaches it over real HTTP, through the same
  * startServer as production (its timeouts, parser-error answers and graceful close).
  */
-import { createApp, defaultDeps } from '../app.js';
-import { loadConfig } from '../config.js';
-import { startServer } from '../server.js';
+import { createApp, defaultDeps } from '../api/app.js';
+import { loadConfig } from '../api/config.js';
+import { startServer } from '../api/server.js';
 import { type MockApiAddress, type MockApiClient, mockApiClient } from './mock-api.js';
 
 /** How the mock API is reached; `local`: the tool serves one itself (reference target only). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make e2e: the acceptance matrix against the reference workflows on the pinned n8n, all on loopback.
 #   1. installs n8n 2.41.1 + Node 24 into ${LAB_CACHE:-$HOME/.cache/soar-lab} (reused when present)
-#   2. starts the mock API (dist/app/main.js, built by `make e2e`) on a free loopback port
+#   2. starts the mock API (dist/app/api/main.js, built by `make e2e`) on a free loopback port
 #   3. imports + publishes both workflows into a temporary N8N_USER_FOLDER, starts n8n on loopback
 #      with telemetry and every outbound feature off, waits until the webhooks are registered
 #   4. runs the acceptance runner with --target n8n; its exit code is this script's
@@ -35,8 +35,8 @@ SYSTEM_NODE="$(command -v node)"
 
 log() { echo "[e2e] $(date -u +%H:%M:%S) $*" >&2; }
 
-if [ -z "${E2E_API_URL:-}" ] && [ ! -f dist/app/main.js ]; then
-  log "dist/app/main.js missing: run 'npm run build' (make e2e does)"; exit 2
+if [ -z "${E2E_API_URL:-}" ] && [ ! -f dist/app/api/main.js ]; then
+  log "dist/app/api/main.js missing: run 'npm run build' (make e2e does)"; exit 2
 fi
 if [ "${E2E_SKIP_RUNNER:-0}" != 1 ] && [ ! -f dist/app/acceptance/cli.js ]; then
   log "dist/app/acceptance/cli.js missing: the acceptance runner is not built"; exit 2
@@ -80,7 +80,7 @@ free_port() {
 # --- mock API -----------------------------------------------------------------------------------
 API_URL="${E2E_API_URL:-}"
 if [ -z "$API_URL" ]; then
-  "$SYSTEM_NODE" dist/app/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
+  "$SYSTEM_NODE" dist/app/api/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
   API_PID=$!
 fi
 for _ in $(seq 1 100); do

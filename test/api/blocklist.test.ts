@@ -4,8 +4,8 @@ import {
   BlockEntrySchema,
   BlockLookupSchema,
   UnblockSchema,
-} from '../../app/schemas/blocklist.js';
-import { StateSchema } from '../../app/schemas/state.js';
+} from '../../app/api/schemas/blocklist.js';
+import { StateSchema } from '../../app/api/schemas/state.js';
 import { blockRequest, expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('POST /blocklist', () => {

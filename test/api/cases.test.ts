@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CaseSchema } from '../../app/schemas/case.js';
-import { StateSchema } from '../../app/schemas/state.js';
+import { CaseSchema } from '../../app/api/schemas/case.js';
+import { StateSchema } from '../../app/api/schemas/state.js';
 import { alertCase, expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('POST /cases', () => {

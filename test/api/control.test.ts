@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CaseModeResponseSchema, ClockResponseSchema } from '../../app/schemas/control.js';
+import { CaseModeResponseSchema, ClockResponseSchema } from '../../app/api/schemas/control.js';
 import { expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('POST /control/case-mode', () => {

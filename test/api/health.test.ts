@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HealthSchema } from '../../app/schemas/health.js';
+import { HealthSchema } from '../../app/api/schemas/health.js';
 import { blockRequest, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('GET /health', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdentitySchema } from '../../app/schemas/identity.js';
+import { IdentitySchema } from '../../app/api/schemas/identity.js';
 import { expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('GET /identity/:user', () => {

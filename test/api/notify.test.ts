@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotificationSchema } from '../../app/schemas/notification.js';
+import { NotificationSchema } from '../../app/api/schemas/notification.js';
 import { expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('POST /notify', () => {

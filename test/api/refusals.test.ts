@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, ERROR_STATUS } from '../../app/errors.js';
-import { refusalError, unwrap } from '../../app/http/refusal.js';
+import { ApiError, ERROR_STATUS } from '../../app/api/errors.js';
+import { refusalError, unwrap } from '../../app/api/http/refusal.js';
+import { BLOCKABLE_ADDRESS } from '../../app/api/schemas/blocklist.js';
+import { Blocklist } from '../../app/api/store/blocklist.js';
+import { CaseConnector } from '../../app/api/store/case-connector.js';
+import { CaseStore } from '../../app/api/store/cases.js';
+import { NotificationStore } from '../../app/api/store/notifications.js';
+import type { Refusal } from '../../app/api/store/outcome.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/lab/mock-api-server.js';
-import { BLOCKABLE_ADDRESS } from '../../app/schemas/blocklist.js';
-import { Blocklist } from '../../app/store/blocklist.js';
-import { CaseConnector } from '../../app/store/case-connector.js';
-import { CaseStore } from '../../app/store/cases.js';
-import { NotificationStore } from '../../app/store/notifications.js';
-import type { Refusal } from '../../app/store/outcome.js';
 import { parseResponses, rawExchange } from '../helpers/raw-http.js';
 
 const entry = {

@@ -9,7 +9,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptsBrotli, etagMatches } from '../../app/routes/state.js';
+import { acceptsBrotli, etagMatches } from '../../app/api/routes/state.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 import { alertCase, blockRequest, makeTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResetResponseSchema, StateSchema } from '../../app/schemas/state.js';
+import { ResetResponseSchema, StateSchema } from '../../app/api/schemas/state.js';
 import { alertCase, blockRequest, expectError, expectSchema, makeTestApp } from '../helpers/test-app.js';
 
 describe('GET /state', () => {

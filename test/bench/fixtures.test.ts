@@ -4,7 +4,7 @@
  * records, the largest case included.
  */
 import { describe, expect, it } from 'vitest';
-import { findIdentity } from '../../app/store/identities.js';
+import { findIdentity } from '../../app/api/store/identities.js';
 import { buildCaseRecord, validateAlert, verifiedBlockOutcome } from '../../app/workflow/decisions.js';
 import { alert, approvalNotification, caseRecord, largestCase } from '../../bench/fixtures.js';
 import { makeTestApp } from '../helpers/test-app.js';

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defaultDeps } from '../../app/app.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
 import { parseCheckOptions } from '../../app/check/options.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';

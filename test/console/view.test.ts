@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { State } from '../../app/api/schemas/state.js';
 import { approvalsOf, type Decision } from '../../app/console/view.js';
-import type { State } from '../../app/schemas/state.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 4, 0, s)).toISOString();
 const request = (id: number, eventId: string, s: number) => ({

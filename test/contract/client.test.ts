@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../app/server.js';
+import type { RunningServer } from '../../app/api/server.js';
 import { clone, fetchDocument, type OpenApiDocument, ROOT, run, startService } from './tools.js';
 
 const CLIENT = join(ROOT, 'test/contract/client');

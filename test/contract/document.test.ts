@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../app/server.js';
+import type { RunningServer } from '../../app/api/server.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import {
   bin,

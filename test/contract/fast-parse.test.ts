@@ -1,15 +1,15 @@
 /**
- * The compiled check of the POST bodies (app/schemas/fast-parse.ts) is the same contract as zod's parse:
+ * The compiled check of the POST bodies (app/api/schemas/fast-parse.ts) is the same contract as zod's parse:
  * for every body, it either answers what zod answers (the same JSON, keys in the same order) or leaves
  * the body to zod; it never accepts a body zod refuses. A table of edges and generated JSON bodies.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { BlockRequestSchema } from '../../app/schemas/blocklist.js';
-import { CaseWriteSchema } from '../../app/schemas/case.js';
-import { compileFastParse } from '../../app/schemas/fast-parse.js';
-import { NotifyRequestSchema } from '../../app/schemas/notification.js';
+import { BlockRequestSchema } from '../../app/api/schemas/blocklist.js';
+import { CaseWriteSchema } from '../../app/api/schemas/case.js';
+import { compileFastParse } from '../../app/api/schemas/fast-parse.js';
+import { NotifyRequestSchema } from '../../app/api/schemas/notification.js';
 import { EVENT_ID_MAX_LENGTH } from '../../app/workflow/constants.js';
 import { caseRecord } from '../../bench/fixtures.js';
 

@@ -9,9 +9,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, defaultDeps } from '../../app/app.js';
-import type { AppEnv } from '../../app/http/env.js';
-import type { RunningServer } from '../../app/server.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
+import type { AppEnv } from '../../app/api/http/env.js';
+import type { RunningServer } from '../../app/api/server.js';
 import { bin, fetchDocument, type OpenApiDocument, ROOT, startService, tempDir } from './tools.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

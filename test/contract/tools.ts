@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
-import { createApp, defaultDeps } from '../../app/app.js';
-import { loadConfig } from '../../app/config.js';
-import type { AppEnv } from '../../app/http/env.js';
-import { type RunningServer, startServer } from '../../app/server.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
+import { loadConfig } from '../../app/api/config.js';
+import type { AppEnv } from '../../app/api/http/env.js';
+import { type RunningServer, startServer } from '../../app/api/server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);

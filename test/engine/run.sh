@@ -47,7 +47,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- prerequisites -------------------------------------------------------------------------------
-[ -f dist/app/main.js ] || { echo "engine-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
+[ -f dist/app/api/main.js ] || { echo "engine-test: dist/app/api/main.js missing: run npm run build first" >&2; exit 1; }
 start_engine "${LAB_ENGINE_DIR:-/tmp/soar-lab-engine}" "${LAB_ENGINE_NETNS:-soar-lab-engine}"
 require_buildkit
 

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StateSchema } from '../../app/schemas/state.js';
-import { LIMITS } from '../../app/store/store.js';
+import { StateSchema } from '../../app/api/schemas/state.js';
+import { LIMITS } from '../../app/api/store/store.js';
 import { makeTestApp, type TestApp } from '../helpers/test-app.js';
 import { FUZZ_TEST_TIMEOUT_MS, type FuzzRequest, fuzzParameters, request } from './arbitraries.js';
 import {

@@ -1,10 +1,10 @@
 import { connect, type Socket } from 'node:net';
-import { createApp, defaultDeps } from '../../app/app.js';
-import { loadConfig } from '../../app/config.js';
-import type { AccessPolicy } from '../../app/http/access.js';
-import { type RunningServer, startServer } from '../../app/server.js';
-import { createClock } from '../../app/store/clock.js';
-import { Store } from '../../app/store/store.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
+import { loadConfig } from '../../app/api/config.js';
+import type { AccessPolicy } from '../../app/api/http/access.js';
+import { type RunningServer, startServer } from '../../app/api/server.js';
+import { createClock } from '../../app/api/store/clock.js';
+import { Store } from '../../app/api/store/store.js';
 
 export interface ParsedResponse {
   status: number;

@@ -39,9 +39,9 @@ export function spawnNode(
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Runs app/main.ts as the real entry point: argv, env, signals, stdout. */
+/** Runs app/api/main.ts as the real entry point: argv, env, signals, stdout. */
 export const spawnService = (args: string[] = [], env: Record<string, string> = {}) =>
-  spawnNode('app/main.ts', args, env);
+  spawnNode('app/api/main.ts', args, env);
 
 /** Starts the service and waits for its `listening on` line (or its exit). */
 export async function startService(

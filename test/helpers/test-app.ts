@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { createApp, defaultDeps } from '../../app/app.js';
-import type { AccessPolicy } from '../../app/http/access.js';
-import { createClock } from '../../app/store/clock.js';
-import { Store } from '../../app/store/store.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
+import type { AccessPolicy } from '../../app/api/http/access.js';
+import { createClock } from '../../app/api/store/clock.js';
+import { Store } from '../../app/api/store/store.js';
 
 export const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 

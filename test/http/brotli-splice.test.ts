@@ -1,5 +1,5 @@
 /**
- * A Brotli stream made of a head compressed once and a tail appended as is (app/http/brotli-splice.ts)
+ * A Brotli stream made of a head compressed once and a tail appended as is (app/api/http/brotli-splice.ts)
  * must decode, by a real decoder, to exactly head + tail. Checked on a table of heads and tails (the
  * tail's length at its bounds, bytes that are not text, a head that is one byte, a head of 1 MB), with
  * one head reused for many tails as GET /state does. Broken splices (a wrong length, no last block, a
@@ -7,7 +7,7 @@
  */
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BROTLI_TAIL_MAX, brotliClose, brotliOpen } from '../../app/http/brotli-splice.js';
+import { BROTLI_TAIL_MAX, brotliClose, brotliOpen } from '../../app/api/http/brotli-splice.js';
 import { approvalNotification, caseRecord } from '../../bench/fixtures.js';
 
 /** The head of a state of workflow-sized records (bench/fixtures.ts), about `bytes` long. */

@@ -3,7 +3,7 @@
  * and what both answer to them.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp, defaultDeps } from '../../app/app.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
 import { hostName } from '../../app/lab/host-header.js';
 
 const TABLE: [string, string][] = [

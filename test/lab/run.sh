@@ -64,7 +64,7 @@ cleanup() {
 }
 
 # --- prerequisites -------------------------------------------------------------------------------
-[ -f dist/app/main.js ] || { echo "lab-test: dist/app/main.js missing: run npm run build first" >&2; exit 1; }
+[ -f dist/app/api/main.js ] || { echo "lab-test: dist/app/api/main.js missing: run npm run build first" >&2; exit 1; }
 if [ -e .env ] || [ -n "$(ls labs/*.env 2>/dev/null)" ]; then
   echo "lab-test: a lab of this checkout is running (.env or labs/*.env): make down first" >&2
   exit 1

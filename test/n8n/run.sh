@@ -43,7 +43,7 @@ has() { grep -qE -- "$2" "$1"; }
 lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
 
 # --- the mock API and n8n ------------------------------------------------------------------------------
-"$SYSTEM_NODE" dist/app/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
+"$SYSTEM_NODE" dist/app/api/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
 API_PID=$!
 API_URL=""
 for _ in $(seq 1 100); do

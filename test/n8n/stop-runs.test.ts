@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, defaultDeps } from '../../app/app.js';
+import { createApp, defaultDeps } from '../../app/api/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { StateFeed } from '../../app/console/feed.js';
 import type { MockApiClient } from '../../app/lab/mock-api.js';

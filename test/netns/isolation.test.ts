@@ -1,5 +1,5 @@
 /**
- * The seed's promise, proven without a Docker engine: the mock API (the real entry point, app/main.ts)
+ * The seed's promise, proven without a Docker engine: the mock API (the real entry point, app/api/main.ts)
  * in an "api" network namespace is reached by the "worker" on the internal bridge, never from the
  * "outside", and has no egress. The lab console (app/console/main.ts) in its own namespace on the
  * outside bridge cannot reach the mock API's port, yet serves its state through the Unix socket. A leak control (the api also on the outside bridge) must break the
@@ -86,7 +86,7 @@ describe.skipIf(reason !== null)(
       // The service binds every address of its namespace, as in the container (HOST=0.0.0.0).
       await net.start(
         apiNs,
-        [process.execPath, '--import', 'tsx', 'app/main.ts'],
+        [process.execPath, '--import', 'tsx', 'app/api/main.ts'],
         { HOST: '0.0.0.0', PORT: String(API_PORT), ALLOWED_HOSTS: 'mock-api', SOCKET_PATH: socketPath },
         /listening on unix:/,
       );

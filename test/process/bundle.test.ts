@@ -1,5 +1,5 @@
 /**
- * The service as it ships: dist/app/main.js is app/main.ts bundled by esbuild (esbuild.config.mjs). This
+ * The service as it ships: dist/app/api/main.js is app/api/main.ts bundled by esbuild (esbuild.config.mjs). This
  * builds the bundle with those very options and runs it as a process: it must need nothing but Node's
  * own modules, and serve, validate, document, stream /state and stop on SIGTERM as the source does.
  */
@@ -37,7 +37,7 @@ const call = (service: ServiceProcess, method: string, path: string, body?: unkn
     }),
   });
 
-describe('the bundled service (dist/app/main.js) as a process', () => {
+describe('the bundled service (dist/app/api/main.js) as a process', () => {
   let service: ServiceProcess;
   beforeAll(async () => {
     service = await startService(['--host', '127.0.0.1', '--port', '0'], {}, (args, env) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../app/config.js';
+import { ConfigError, loadConfig } from '../../app/api/config.js';
 
 describe('loadConfig', () => {
   it('defaults to 127.0.0.1:8081', () => {

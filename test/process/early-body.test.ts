@@ -1,13 +1,13 @@
 /**
- * readBodyFirst (app/http/early-body.ts) on a real socket: a JSON POST within the limit reaches the
+ * readBodyFirst (app/api/http/early-body.ts) on a real socket: a JSON POST within the limit reaches the
  * listener with its whole body already read; any other request reaches it at once, body unread (so the
  * POST rules still refuse from the headers alone); a body cut short reaches it with no body.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBodyFirst, takeEarlyBody } from '../../app/http/early-body.js';
-import { MAX_BODY_BYTES } from '../../app/http/json-body.js';
+import { readBodyFirst, takeEarlyBody } from '../../app/api/http/early-body.js';
+import { MAX_BODY_BYTES } from '../../app/api/http/json-body.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

@@ -14,7 +14,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { State } from '../../app/schemas/state.js';
+import type { State } from '../../app/api/schemas/state.js';
 import { startTestServer } from '../helpers/raw-http.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
 

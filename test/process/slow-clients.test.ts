@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../app/config.js';
+import { loadConfig } from '../../app/api/config.js';
 import { parseResponses, post, rawExchange, startTestServer } from '../helpers/raw-http.js';
 
 const TIMEOUTS = {

@@ -1,5 +1,5 @@
 /**
- * GET /state on a real socket is written straight from the cached parts (app/http/parts-body.ts), not
+ * GET /state on a real socket is written straight from the cached parts (app/api/http/parts-body.ts), not
  * through a Response. These tests hold that path to HTTP framing and to the exact bytes: a state larger
  * than a socket's buffers (so writes queue), non-ASCII text (bytes, not characters), GET, HEAD and GET
  * again pipelined on one keep-alive connection, each answer where the Content-Length says it ends, and

@@ -1,7 +1,7 @@
 /** The case store copies a write's fields without the service-owned ones, `__proto__` kept as a field. */
 import { describe, expect, it } from 'vitest';
-import type { Case, CaseWrite } from '../../app/schemas/case.js';
-import { CaseStore } from '../../app/store/cases.js';
+import type { Case, CaseWrite } from '../../app/api/schemas/case.js';
+import { CaseStore } from '../../app/api/store/cases.js';
 
 function upsert(store: CaseStore, write: CaseWrite): Case {
   const outcome = store.upsertCase(write, 0);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCidrList } from '../../app/http/cidr.js';
-import { rawPath } from '../../app/http/journal.js';
-import type { BlockHistoryRecord } from '../../app/schemas/blocklist.js';
-import { Blocklist } from '../../app/store/blocklist.js';
-import { Journal } from '../../app/store/journal.js';
-import { Ring, StringPool } from '../../app/store/ring.js';
+import { parseCidrList } from '../../app/api/http/cidr.js';
+import { rawPath } from '../../app/api/http/journal.js';
+import type { BlockHistoryRecord } from '../../app/api/schemas/blocklist.js';
+import { Blocklist } from '../../app/api/store/blocklist.js';
+import { Journal } from '../../app/api/store/journal.js';
+import { Ring, StringPool } from '../../app/api/store/ring.js';
 
 describe('Ring', () => {
   it('keeps the newest entries, oldest first', () => {
@@ -20,7 +20,7 @@ describe('Ring', () => {
 });
 
 /**
- * The journal and the blocklist history keep their entries in columns (app/store/ring.ts says why); here
+ * The journal and the blocklist history keep their entries in columns (app/api/store/ring.ts says why); here
  * they are held to the plain model they replace, an array of the records as built at the time, on a table
  * of operations that wraps the ring, clears it and refills it.
  */

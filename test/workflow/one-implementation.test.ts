@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../app/config.js';
+import { loadConfig } from '../../app/api/config.js';
 import { REFERENCE_NODES, ROLLBACK_NODES } from '../../app/targets/reference-workflow.js';
 import { APPROVAL_THRESHOLD, DEFAULT_MOCK_API_URL } from '../../app/workflow/constants.js';
 import { belowThresholdOutcome, buildRollbackRecord } from '../../app/workflow/decisions.js';

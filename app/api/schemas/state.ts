@@ -24,7 +24,7 @@ export const StateSchema = z
     blocklist: z.array(BlockEntrySchema),
     blocklist_history: z.array(BlockHistoryRecordSchema),
     journal: z.array(JournalEntrySchema),
-    /** The service clock at the answer. Last in the JSON (app/store/store.ts, stateParts). */
+    /** The service clock at the answer. Last in the JSON (app/api/store/store.ts, stateParts). */
     now: IsoDateTimeSchema,
   })
   .meta({ id: 'State' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { LAB_ADDRESS } from '../../workflow/constants.js';
 import { ErrorBodySchema } from '../errors.js';
-import { LAB_ADDRESS } from '../workflow/constants.js';
 import { EventIdSchema, IpAddressSchema, IsoDateTimeSchema } from './common.js';
 
 export const BLOCKABLE_ADDRESS = LAB_ADDRESS;

@@ -42,7 +42,7 @@ export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
 
 /**
  * Builds the service. No side effects: it reads no environment and opens no socket, so every test can
- * build a fresh one. Its fetch is the pipeline (app/http/journal.ts): access control, the routes, then
+ * build a fresh one. Its fetch is the pipeline (app/api/http/journal.ts): access control, the routes, then
  * the journal and the log line (which see every status); the router itself has no middleware.
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {

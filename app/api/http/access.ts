@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { hostName } from '../../lab/host-header.js';
 import { ApiError } from '../errors.js';
-import { hostName } from '../lab/host-header.js';
 import type { AddressAllowlist } from './cidr.js';
 
 export interface AccessPolicy {

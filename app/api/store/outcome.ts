@@ -2,7 +2,7 @@ import type { BlockEntry } from '../schemas/blocklist.js';
 
 /**
  * Why the state refused a change or a read: domain facts, no HTTP. The routes turn a refusal into an
- * ApiError in one place (app/http/refusal.ts). Each kind is also the error code it is answered with
+ * ApiError in one place (app/api/http/refusal.ts). Each kind is also the error code it is answered with
  * (refusal.ts passes it to ApiError, so the compiler holds them to the code table).
  */
 export type Refusal =

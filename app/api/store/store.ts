@@ -122,7 +122,7 @@ export class Store {
    * No serialising, no encoding and no copy of the state per read (a copy of the state per read made GET
    * /state's p99 several times the physical limit's: docs/hardening.md). `now` is the last field so that
    * the head is one unchanging run of bytes, which a compressor can take once per version
-   * (app/http/brotli-splice.ts). The parts are shared between readers: never write into them.
+   * (app/api/http/brotli-splice.ts). The parts are shared between readers: never write into them.
    */
   stateParts(now: number): { version: number; head: readonly Buffer[]; headLength: number; tail: Buffer } {
     const version = this.versionAt(now);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_ID_MAX_LENGTH } from '../workflow/constants.js';
+import { EVENT_ID_MAX_LENGTH } from '../../workflow/constants.js';
 
 export const IsoDateTimeSchema = z.iso.datetime();
 export const EventIdSchema = z.string().min(1).max(EVENT_ID_MAX_LENGTH);

@@ -60,7 +60,7 @@ export function stateRoutes({ store }: RouteDeps) {
 }
 
 /**
- * Brotli from 16 KiB, compressed once per state version (app/http/brotli-splice.ts): a full state shrinks
+ * Brotli from 16 KiB, compressed once per state version (app/api/http/brotli-splice.ts): a full state shrinks
  * to about a hundredth (docs/hardening.md). gzip is not offered: it would be compressed per answer, and is
  * larger (docs/hardening.md). A client that asks for gzip only (Node 20's fetch does) gets identity.
  */
