@@ -1,21 +1,26 @@
 /**
- * The page's script and style, served as /console.js and /console.css (the CSP allows only same-origin
- * files). The script is app/console/client/ bundled by esbuild (app/console/client-build.ts): the file
- * `npm run build` writes beside this module in dist/, or, run from source, bundled in memory once.
+ * The pages' scripts and the console's style, served as /console.js, /login.js and /console.css (the CSP
+ * allows only same-origin files). The scripts are app/console/client/ bundled by esbuild
+ * (app/console/client-build.ts): the files `npm run build` writes beside this module in dist/, or, run
+ * from source, bundled in memory once.
  */
 import { readFile } from 'node:fs/promises';
+import type { ClientScript } from './client-build.js';
 
-let script: Promise<string> | undefined;
+const scripts = new Map<ClientScript, Promise<string>>();
 
-export function clientScript(): Promise<string> {
-  script ??= readFile(new URL('./console.js', import.meta.url), 'utf8').catch(async (err: unknown) => {
+/** The console page's script (the default) or the login page's. */
+export function clientScript(name: ClientScript = 'console'): Promise<string> {
+  const cached = scripts.get(name);
+  if (cached !== undefined) return cached;
+  const script = readFile(new URL(`./${name}.js`, import.meta.url), 'utf8').catch(async (err: unknown) => {
     if (!import.meta.url.endsWith('.ts')) throw err;
     const { bundleClient } = await import('./client-build.js');
-    return bundleClient();
+    return bundleClient(name);
   });
-  script.catch(() => {
-    script = undefined;
-  });
+  scripts.set(name, script);
+  // A failed read or bundle is tried again on the next request.
+  script.catch(() => scripts.delete(name));
   return script;
 }
 

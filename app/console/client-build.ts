@@ -1,24 +1,31 @@
 /**
- * The console page's script: app/console/client/console.ts and what it imports, bundled by esbuild for
- * the browser into one file. `npm run build` runs this file (as tsc compiled it) after tsc and writes
- * dist/app/console/console.js, which the console serves as /console.js; a console run from source (the
- * tests, through tsx) bundles in memory on the first request instead.
+ * The console's browser scripts: app/console/client/console.ts (the console page) and
+ * app/console/client/login.ts (the login page), each with what it imports, bundled by esbuild for the
+ * browser into one file. `npm run build` runs this file (as tsc compiled it) after tsc and writes
+ * dist/app/console/console.js and dist/app/console/login.js, which the console serves as /console.js and
+ * /login.js; a console run from source (the tests, through tsx) bundles in memory on the first request
+ * instead.
  *
- * Usage: node dist/app/console/client-build.js [outfile]
+ * Usage: node dist/app/console/client-build.js [outdir]
  */
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** The browser scripts, by the name of their entry in app/console/client/ and of their bundle. */
+export const CLIENT_SCRIPTS = ['console', 'login'] as const;
+export type ClientScript = (typeof CLIENT_SCRIPTS)[number];
 
 /** The repository's root, from this file in app/console/ or in dist/app/console/. */
 const ROOT = new URL(import.meta.url.endsWith('.ts') ? '../../' : '../../../', import.meta.url);
-export const CLIENT_ENTRY = fileURLToPath(new URL('app/console/client/console.ts', ROOT));
-export const CLIENT_BUNDLE = fileURLToPath(new URL('dist/app/console/console.js', ROOT));
+const clientEntry = (name: ClientScript) => fileURLToPath(new URL(`app/console/client/${name}.ts`, ROOT));
+export const CLIENT_OUTDIR = fileURLToPath(new URL('dist/app/console/', ROOT));
 
-export async function bundleClient(): Promise<string> {
-  // esbuild is a build-time tool: the image's runtime has only the bundle this wrote.
+export async function bundleClient(name: ClientScript = 'console'): Promise<string> {
+  // esbuild is a build-time tool: the image's runtime has only the bundles this wrote.
   const { build } = await import('esbuild');
   const out = await build({
-    entryPoints: [CLIENT_ENTRY],
+    entryPoints: [clientEntry(name)],
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -28,10 +35,11 @@ export async function bundleClient(): Promise<string> {
     logLevel: 'warning',
   });
   const file = out.outputFiles[0];
-  if (file === undefined) throw new Error('esbuild wrote no console bundle');
+  if (file === undefined) throw new Error(`esbuild wrote no ${name} bundle`);
   return file.text;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await writeFile(process.argv[2] ?? CLIENT_BUNDLE, await bundleClient());
+  const outdir = process.argv[2] ?? CLIENT_OUTDIR;
+  for (const name of CLIENT_SCRIPTS) await writeFile(join(outdir, `${name}.js`), await bundleClient(name));
 }

@@ -3,12 +3,13 @@
  * cross-site requests aim at, so: a Host the console does not serve is refused (rebinding sends the
  * attacker's name); a state-changing request must be a same-origin JSON POST (Origin, when sent, equal to
  * the console's own; Sec-Fetch-Site not cross-site) carrying the page's token; no CORS at all (a preflight
- * gets 405); a strict CSP on every answer. With a secret (a console published beyond loopback), nothing
- * but the login form and its stylesheet is served without a session.
+ * gets 405); a strict CSP on every answer. With a secret, nothing but the login form, its stylesheet and
+ * its script (which signs in with a sign-in link's fragment) is served without a session.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { hostName } from '../lab/host-header.js';
+import { clientScript } from './assets.js';
 import { LOGIN_CSS, renderLogin } from './login-page.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Sessions } from './session.js';
 
@@ -96,6 +97,12 @@ export function guard(options: GuardOptions): MiddlewareHandler {
     if (sessions !== undefined) {
       if (c.req.path === '/login.css') {
         c.res = c.body(LOGIN_CSS, 200, { 'content-type': 'text/css; charset=utf-8' });
+        return;
+      }
+      if (c.req.path === '/login.js') {
+        c.res = c.body(await clientScript('login'), 200, {
+          'content-type': 'text/javascript; charset=utf-8',
+        });
         return;
       }
       if (c.req.path === '/login') {

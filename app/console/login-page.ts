@@ -1,6 +1,9 @@
 import { html } from 'hono/html';
 
-/** The login form: one field, posted to /login (the only form the console's CSP lets a page submit). */
+/**
+ * The login form: one field, posted to /login (the only form the console's CSP lets a page submit). Its
+ * script (/login.js, app/console/client/login.ts) signs in with a sign-in link's `#secret=…`.
+ */
 export function renderLogin(failed: boolean) {
   return html`<!doctype html>
 <html lang="en">
@@ -9,16 +12,18 @@ export function renderLogin(failed: boolean) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>SOAR lab console: sign in</title>
 <link rel="stylesheet" href="/login.css">
+<script src="/login.js" defer></script>
 </head>
 <body class="login">
 <main class="login-card">
   <h1>SOAR lab console</h1>
-  <p>This lab's console asks for the lab's secret (your trainer gives it to you).</p>
-  <form method="post" action="/login">
+  <p>This lab's console asks for the lab's secret: open the sign-in link your trainer gives you, or type the secret here.</p>
+  <form id="login" method="post" action="/login">
     <label for="secret">Lab secret</label>
     <input id="secret" name="secret" type="password" autocomplete="current-password" required autofocus>
     <button type="submit">Sign in</button>
   </form>
+  <p id="login-status" class="login-status" aria-live="polite"></p>
   ${failed ? html`<p class="login-error" role="alert">That is not this lab's secret.</p>` : ''}
 </main>
 </body>
@@ -34,5 +39,6 @@ export const LOGIN_CSS = `body.login { margin: 0; min-height: 100vh; display: gr
 .login-card input { box-sizing: border-box; width: 100%; font: inherit; padding: 8px 10px; border: 1px solid #c5cedc; border-radius: 6px; }
 .login-card button { margin-top: 14px; width: 100%; font: inherit; padding: 8px; border: 0; border-radius: 6px;
   background: #2457c5; color: #fff; cursor: pointer; }
+.login-status:empty { display: none; }
 .login-error { color: #b4232c !important; font-weight: 600; margin: 14px 0 0 !important; }
 `;

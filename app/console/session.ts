@@ -1,7 +1,8 @@
 /**
- * The console behind the lab's own secret (CONSOLE_SECRET, for a console published beyond loopback): a
- * login compares the secret in constant time and opens a session, an HttpOnly SameSite=Strict cookie
- * holding a random id. The secret never travels in a URL and is never logged.
+ * The console behind the lab's own secret (CONSOLE_SECRET: every class lab, and any console published
+ * beyond loopback): a login compares the secret in constant time and opens a session, an HttpOnly
+ * SameSite=Strict cookie holding a random id. The secret reaches the console only in the login form's
+ * body (a sign-in link carries it in the URL's fragment, which a browser never sends) and is never logged.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

@@ -1,11 +1,19 @@
 /**
  * The console behind the lab's secret (CONSOLE_SECRET), over real HTTP against its real entry point: no
- * page, file, API or event stream without a session; the login form; the HttpOnly SameSite=Strict cookie;
- * the secret never in a URL, an answer or the console's output. Beside it, the same console without a
- * secret (the control: behaviour as before) and CONSOLE_ALLOWED_HOSTS for a published address.
+ * page, file, API, event stream or control without a session (every route the app declares, each
+ * control checked for having changed nothing); the login form and its script (the sign-in link); the
+ * HttpOnly SameSite=Strict cookie; the secret never in an answer or the console's output. Beside it, the
+ * same console without a secret (the control: behaviour as before) and CONSOLE_ALLOWED_HOSTS for a
+ * published address.
  */
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { HealthSchema } from '../../app/api/schemas/health.js';
+import { createConsoleApp } from '../../app/console/app.js';
+import { StateFeed } from '../../app/console/feed.js';
+import { LOGIN_CONTENT_SECURITY_POLICY } from '../../app/console/guard.js';
+import { mockApiClient } from '../../app/lab/mock-api.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { type ConsoleLab, startConsoleLab, waitForLine } from './harness.js';
 
@@ -76,15 +84,63 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-s
 
 let secured: ConsoleLab;
 let open: ConsoleLab;
+/** The secured console's workflow platform: records what reaches it (approvals, test alerts). */
+let n8n: Server;
+let n8nUrl: string;
+const reachedN8n: string[] = [];
 beforeAll(async () => {
+  n8n = createServer((req, res) => {
+    reachedN8n.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => n8n.listen(0, '127.0.0.1', resolve));
+  const address = n8n.address();
+  n8nUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
   [secured, open] = await Promise.all([
-    startConsoleLab({ CONSOLE_SECRET: SECRET, CONSOLE_ALLOWED_HOSTS: '192.0.2.10' }),
+    startConsoleLab({ CONSOLE_SECRET: SECRET, CONSOLE_ALLOWED_HOSTS: '192.0.2.10', N8N_URL: n8nUrl }),
     startConsoleLab(),
   ]);
 });
 afterAll(async () => {
   await Promise.all([secured?.stop(), open?.stop()]);
+  await new Promise((resolve) => n8n?.close(resolve));
 });
+
+/** Every route the console's app declares (the guard's `*` aside), built in process with stand-ins. */
+function declaredRoutes(): { method: string; path: string }[] {
+  const api = mockApiClient({ kind: 'http', url: 'http://192.0.2.1:9' });
+  const feed = new StateFeed({ api, pollMs: 1000, checkReport: null });
+  const app = createConsoleApp({
+    feed,
+    api,
+    n8nUrl: 'http://192.0.2.1:9',
+    n8nPublicUrl: 'http://192.0.2.1:9',
+    allowedHosts: [],
+    token: 'stand-in',
+  });
+  return app.routes.filter((r) => r.method !== 'ALL').map(({ method, path }) => ({ method, path }));
+}
+
+/** Well-formed bodies for the controls: refused for want of a session, not for their shape. */
+const controlBodies = (): Record<string, unknown> => ({
+  '/api/reset': { confirm: true },
+  '/api/case-mode': { mode: 'failed' },
+  '/api/clock': { advance_minutes: 60 },
+  '/api/approve': {
+    resume_url: `${n8nUrl}/webhook-waiting/4711?signature=guessed`,
+    decision: 'approve',
+    approver: 'someone-else',
+  },
+  '/api/alert': { kind: 'positive' },
+  '/api/check': { stage: 'webhook' },
+});
+
+/** The mock API's own view of what the controls change: its case mode and its clock (ms). */
+async function mockApiNow(lab: ConsoleLab): Promise<{ caseMode: string; now: number }> {
+  const health = HealthSchema.parse(await (await fetch(`${lab.api.url}/health`)).json());
+  const state = z.object({ now: z.iso.datetime() }).parse(await (await fetch(`${lab.api.url}/state`)).json());
+  return { caseMode: health.case_mode, now: Date.parse(state.now) };
+}
 
 async function login(base: string, secret: string, host?: string): Promise<Answer> {
   const h = host ?? new URL(base).host;
@@ -101,39 +157,102 @@ const sessionOf = (answer: Answer) =>
   /console_session=([^;]+)/.exec(String(answer.headers['set-cookie'] ?? ''))?.[1];
 
 describe('with CONSOLE_SECRET set', () => {
-  it('serves nothing but the login form without a session', async () => {
-    const page = await raw(secured.consoleUrl, 'GET', '/', { accept: 'text/html' });
-    expect(page.status).toBe(303);
-    expect(page.headers.location).toBe('/login');
-    for (const path of [
-      '/console.js',
-      '/console.css',
-      '/api/state',
-      '/api/session',
-      '/api/events',
-      '/openapi.json',
-      '/fields',
-    ]) {
-      const answer = await raw(secured.consoleUrl, 'GET', path);
-      expect(answer.status, path).toBe(401);
-      expect(JSON.parse(answer.body), path).toMatchObject({ error: { code: 'login_required' } });
+  it('answers every page, file, API and control without a session with 401 or the login redirect, never the data', async () => {
+    const routes = declaredRoutes();
+    const posts = routes.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(posts).toEqual(expect.arrayContaining(['/api/reset', '/api/approve']));
+    const bodies = controlBodies();
+    await fetch(`${secured.api.url}/control/case-mode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"mode":"fail_next_write"}',
+    });
+    const before = await mockApiNow(secured);
+    expect(before.caseMode).toBe('fail_next_write');
+    reachedN8n.length = 0;
+
+    const refused = {
+      error: { code: 'login_required', message: 'Sign in with the lab secret first (/login).' },
+    };
+    for (const { method, path } of routes) {
+      if (method === 'GET') {
+        const answer = await raw(secured.consoleUrl, 'GET', path);
+        expect(answer.status, path).toBe(401);
+        expect(JSON.parse(answer.body), path).toEqual(refused);
+        // A browser opening any of them as a page is sent to the login form.
+        const page = await raw(secured.consoleUrl, 'GET', path, { 'sec-fetch-dest': 'document' });
+        expect([page.status, page.headers.location, page.body], path).toEqual([303, '/login', '']);
+      } else {
+        // A same-origin JSON POST with a guessed token: the session comes first.
+        const answer = await raw(
+          secured.consoleUrl,
+          'POST',
+          path,
+          { 'content-type': 'application/json', 'x-console-token': 'guess', origin: secured.consoleUrl },
+          JSON.stringify(bodies[path] ?? {}),
+        );
+        expect(answer.status, path).toBe(401);
+        expect(JSON.parse(answer.body), path).toEqual(refused);
+      }
     }
-    // A POST with a guessed token changes nothing: the session comes first.
-    const clock = await raw(
-      secured.consoleUrl,
-      'POST',
-      '/api/clock',
-      { 'content-type': 'application/json', 'x-console-token': 'guess' },
-      '{"advance_minutes":60}',
-    );
-    expect(clock.status).toBe(401);
+    // A browser without Sec-Fetch-* headers, asking for HTML, is sent there too.
+    const page = await raw(secured.consoleUrl, 'GET', '/', { accept: 'text/html' });
+    expect([page.status, page.headers.location]).toEqual([303, '/login']);
+    // Nothing was reset, switched, moved (the clock: +60 min), approved or sent.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await mockApiNow(secured);
+    expect(after.caseMode).toBe('fail_next_write');
+    expect(after.now - before.now).toBeLessThan(30 * 60_000);
+    expect(reachedN8n).toEqual([]);
+
+    // The control: with a session the same reset and approval do reach the mock API and n8n.
+    const session = { cookie: `console_session=${sessionOf(await login(secured.consoleUrl, SECRET))}` };
+    const token = /name="console-token" content="([^"]+)"/.exec(
+      (await raw(secured.consoleUrl, 'GET', '/', session)).body,
+    )?.[1];
+    for (const path of ['/api/reset', '/api/approve']) {
+      const answer = await raw(
+        secured.consoleUrl,
+        'POST',
+        path,
+        {
+          ...session,
+          'content-type': 'application/json',
+          'x-console-token': token ?? '',
+          origin: secured.consoleUrl,
+        },
+        JSON.stringify(bodies[path]),
+      );
+      expect(answer.status, path).toBe(200);
+    }
+    expect((await mockApiNow(secured)).caseMode).toBe('healthy');
+    expect(reachedN8n).toEqual(['POST /webhook-waiting/4711?signature=guessed']);
+  });
+
+  it('serves the login form, its stylesheet and its script (the sign-in link) without a session', async () => {
     const form = await raw(secured.consoleUrl, 'GET', '/login');
     expect(form.status).toBe(200);
-    expect(form.body).toContain('<form method="post" action="/login">');
+    expect(form.body).toContain('<form id="login" method="post" action="/login">');
+    // The script is a file (the CSP allows no inline script): the page's only script element.
+    expect([...form.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script src="/login.js" defer>',
+    ]);
+    expect(form.headers['content-security-policy']).toBe(LOGIN_CONTENT_SECURITY_POLICY);
+    expect(LOGIN_CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
+    expect(LOGIN_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe|nonce-|sha256-/);
     expect(form.headers['content-security-policy']).toContain("form-action 'self'");
     // no-referrer would make a browser send `Origin: null` with the form, which the origin rule refuses.
     expect(form.headers['referrer-policy']).toBe('same-origin');
     expect((await raw(secured.consoleUrl, 'GET', '/login.css')).status).toBe(200);
+
+    const script = await raw(secured.consoleUrl, 'GET', '/login.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    expect(script.body).toContain('replaceState');
+    expect(script.body).not.toMatch(/\bimport\b|\bexport\b/); // one classic script, bundled
+    // Without a secret there is no login, and no login script.
+    expect((await raw(open.consoleUrl, 'GET', '/login.js')).status).toBe(404);
   });
 
   it('refuses a wrong secret slowly, sets no cookie; a JSON login is refused', async () => {
