@@ -1,5 +1,8 @@
 # The lab past one host: a class on Kubernetes (docs/kubernetes.md). Included by the Makefile.
-.PHONY: k8s-render
+.PHONY: k8s-render k8s-verify
 
-k8s-render: ## print a class's Kubernetes manifests, a namespace per name in ROSTER=<file>, for kubectl apply -f -
+k8s-render: ## write a class's Kubernetes manifests, a namespace per name in ROSTER=<file>, to labs/k8s/class.yaml (K8S_IMAGE=... needed)
 	@bash deploy/kubernetes/render.sh "$(ROSTER)"
+
+k8s-verify: ## after kubectl apply: every lab of ROSTER=<file> ready, its key kept, unreachable from another namespace
+	@bash deploy/kubernetes/verify.sh "$(ROSTER)"

@@ -78,3 +78,22 @@ export function composeBytes(q: string | number): number {
   if (!m) throw new Error(`not a compose memory size: ${q}`);
   return Number(m[1]) * 1024 ** ['b', 'k', 'm', 'g'].indexOf((m[2] ?? 'b').toLowerCase());
 }
+
+/** The Pod Security Standard's version every lab namespace pins (deploy/kubernetes/overlay.sh). */
+export const PSS_VERSION = 'v1.34';
+
+/** What a lab namespace's Pod Security labels lack: restricted enforced, warned and audited, each pinned. */
+export function podSecurityViolations(labels: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const mode of ['enforce', 'warn', 'audit']) {
+    const key = `pod-security.kubernetes.io/${mode}`;
+    if (labels[key] !== 'restricted') out.push(`${key} is not restricted`);
+    if (labels[`${key}-version`] !== PSS_VERSION) out.push(`${key}-version is not ${PSS_VERSION}`);
+  }
+  return out;
+}
+
+/** A workload's init containers' names. */
+export function initContainerNames(o: K8sObject): string[] {
+  return (podTemplate(o).spec.initContainers ?? []).map((c: K8sObject) => c.name as string);
+}

@@ -1,11 +1,23 @@
 /**
  * The lab on Kubernetes keeps compose.yaml's isolation: the table of who reaches whom taken from the
  * rendered NetworkPolicies (./netpol.ts) is the compose lab's, less the paths compose's shared networks
- * open that nothing in the lab uses (each named below with its reason); nothing crosses namespaces; a
- * stranger pod reaches nothing; and every single rule taken out of a policy breaks the match.
+ * open that nothing in the lab uses (each named below with its reason); nothing crosses namespaces but
+ * the lookups (wherever the cluster answers them, port 53 only), the set-up's calls to the API server and
+ * the ingress controller's pods (those pods only); a stranger pod reaches nothing; and every single rule
+ * taken out of a policy breaks the match.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clusterTable, composeTable, podsOf, policiesOf, rowsOf, STRANGER, world } from './lab-network.js';
+import {
+  API_SERVER,
+  clusterTable,
+  composeTable,
+  DNS_SERVERS,
+  podsOf,
+  policiesOf,
+  rowsOf,
+  STRANGER,
+  world,
+} from './lab-network.js';
 import type { NetworkPolicy } from './netpol.js';
 import { documents, type K8sObject, render } from './render.js';
 
@@ -37,12 +49,17 @@ const NARROWED: Record<string, string> = {
 const DNS_CLIENTS = ['mock-api', 'n8n', 'n8n-worker'];
 
 let objects: K8sObject[];
+/** The same class without K8S_HOST: port-forward only. */
+let portForward: K8sObject[];
 let podOf: Record<string, string>;
 
 beforeAll(() => {
-  const run = render('alice\nbob\n');
+  const run = render('alice\nbob\n', { K8S_HOST: 'lab.example.org' });
   expect(run.code, run.stderr).toBe(0);
-  objects = documents(run.stdout);
+  objects = documents(run.manifests);
+  const plain = render('alice\nbob\n');
+  expect(plain.code, plain.stderr).toBe(0);
+  portForward = documents(plain.manifests);
   const pods = podsOf(objects, A);
   // Each compose service runs in the pod that holds its container (the tools' set-up: n8n-setup).
   const service = (name: string) =>
@@ -55,8 +72,8 @@ beforeAll(() => {
   );
 });
 
-/** A namespace's rows without DNS (compose's own resolver is not on any network). */
-const withoutDns = (rows: string[]) => rows.filter((r) => !r.includes('kube-dns'));
+/** A namespace's rows without the cluster's own services (compose's resolver is on no network). */
+const withoutDns = (rows: string[]) => rows.filter((r) => !/ -> (dns|api-server)\//.test(r));
 
 function expected(): string[] {
   const compose = composeTable(podOf);
@@ -96,9 +113,69 @@ describe('who reaches whom in a trainee namespace', () => {
       ]);
   });
 
-  it("lets the pods that dial by name reach the cluster's DNS, and nothing else outside the namespace", () => {
-    const dns = rowsOf(clusterTable(objects), A).filter((r) => r.includes('kube-dns'));
-    expect(dns).toEqual(DNS_CLIENTS.flatMap((p) => [`${p} -> kube-dns:53/TCP`, `${p} -> kube-dns:53/UDP`]));
+  it("lets the pods that dial by name reach the cluster's DNS wherever it answers, on port 53 only", () => {
+    const dns = rowsOf(clusterTable(objects), A).filter((r) => r.includes(' -> dns/'));
+    expect(dns).toEqual(
+      DNS_CLIENTS.flatMap((p) =>
+        DNS_SERVERS.flatMap((d) => [`${p} -> ${d.id}:53/TCP`, `${p} -> ${d.id}:53/UDP`]),
+      ).sort(),
+    );
+  });
+
+  it('control: a DNS policy that names only kube-dns pods loses CoreDNS, NodeLocal DNSCache, Cloud DNS', () => {
+    const policies = structuredClone(policiesOf(objects));
+    for (const p of policies.filter((x) => x.metadata.name === 'dns'))
+      p.spec.egress = [
+        {
+          to: [
+            {
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+              podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+            },
+          ],
+          ports: [{ protocol: 'UDP', port: 53 }],
+        },
+      ];
+    const reached = rowsOf(clusterTable(objects, policies), A).filter((r) => r.startsWith('n8n -> dns/'));
+    expect(reached).toEqual(['n8n -> dns/kube-dns:53/UDP']);
+  });
+
+  it("gives the API server to the set-up's pod only, on its own ports", () => {
+    const rows = rowsOf(clusterTable(objects), A).filter((r) => r.includes(' -> api-server/'));
+    expect(rows).toEqual(API_SERVER.map((a) => `mock-api -> ${a.id}:${a.ports[0]?.port}/TCP`));
+  });
+});
+
+describe('the way in', () => {
+  it("admits the ingress controller's pods to the editor and the console, not the rest of its namespace", () => {
+    const table = clusterTable(objects);
+    const intoLabs = (r: string) => /-> soar-lab-[a-z]+\//.test(r);
+    expect(table.filter((r) => r.startsWith('host -> ') && intoLabs(r))).toEqual(
+      [A, B].flatMap((ns) => [`host -> ${ns}/mock-api:8088/TCP`, `host -> ${ns}/n8n:5678/TCP`]).sort(),
+    );
+    for (const other of ['ingress-neighbour', 'lookalike', 'elsewhere'])
+      expect(table.filter((r) => r.startsWith(`${other} -> `) && intoLabs(r))).toEqual([]);
+  });
+
+  it('control: a peer naming the whole namespace would admit every pod of it', () => {
+    const policies = structuredClone(policiesOf(objects));
+    for (const p of policies)
+      for (const rule of p.spec.ingress ?? []) for (const peer of rule.from ?? []) delete peer.podSelector;
+    expect(clusterTable(objects, policies).filter((r) => r.startsWith('ingress-neighbour -> '))).not.toEqual(
+      [],
+    );
+  });
+
+  it('without K8S_HOST nothing outside a lab reaches its editor or console (port-forward only)', () => {
+    const table = clusterTable(portForward);
+    expect(table.filter((r) => /^(host|ingress-neighbour|lookalike|elsewhere) -> soar-lab-/.test(r))).toEqual(
+      [],
+    );
+    expect(
+      policiesOf(portForward)
+        .flatMap((p) => p.spec.ingress ?? [])
+        .flatMap((r) => r.from ?? []),
+    ).not.toContainEqual(expect.objectContaining({ namespaceSelector: expect.anything() }));
   });
 });
 
@@ -112,17 +189,19 @@ describe('between namespaces', () => {
       );
     });
     expect(crossing).toEqual([]);
-    expect(rowsOf(clusterTable(objects), B).filter((r) => !r.includes('kube-dns'))).toEqual(expected());
+    expect(withoutDns(rowsOf(clusterTable(objects), B))).toEqual(expected());
   });
 
-  it('a pod of another namespace reaches no lab pod; only the labelled ingress namespace reaches the editor and console', () => {
+  it('a pod of another namespace reaches no lab pod', () => {
     const table = clusterTable(objects);
     const intoLabs = (r: string) => /-> soar-lab-[a-z]+\//.test(r);
     expect(table.filter((r) => r.startsWith('elsewhere -> ') && intoLabs(r))).toEqual([]);
     expect(table.filter((r) => r.startsWith('elsewhere -> ')).length).toBeGreaterThan(0);
-    expect(table.filter((r) => r.startsWith('host -> ') && intoLabs(r))).toEqual(
-      [A, B].flatMap((ns) => [`host -> ${ns}/mock-api:8088/TCP`, `host -> ${ns}/n8n:5678/TCP`]).sort(),
-    );
+  });
+
+  it("no lab pod reaches the metadata server's credentials (port 80) or the internet", () => {
+    const out = rowsOf(clusterTable(objects), A).filter((r) => / -> (internet|dns\/cloud-dns:80)/.test(r));
+    expect(out).toEqual([]);
   });
 
   it('a stranger pod in a lab namespace reaches nothing and nothing reaches it', () => {

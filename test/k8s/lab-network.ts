@@ -7,8 +7,9 @@ import { ComposeFile, parseYaml, readRepoFile } from '../appliance/compose-polic
 import { Cluster, type Endpoint, type Namespace, type NetworkPolicy } from './netpol.js';
 import { type K8sObject, podTemplate, WORKLOAD_KINDS } from './render.js';
 
-/** Where a trainer's ingress controller runs (a namespace labelled for the labs' editors and consoles). */
-export const INGRESS_NS = 'ingress';
+/** Where the class's ingress controller runs (render's default K8S_INGRESS_NAMESPACE), and its pods' label. */
+export const INGRESS_NS = 'ingress-nginx';
+export const INGRESS_LABELS = { 'app.kubernetes.io/name': 'ingress-nginx' };
 /** Outside the cluster: what an allowed egress to the internet would reach. */
 export const INTERNET: Endpoint = {
   id: 'internet',
@@ -20,6 +21,34 @@ export const INTERNET: Endpoint = {
 };
 /** Beside the lab in its own namespace: a pod nobody declared (a trainer's debugging pod, say). */
 export const STRANGER = 'stranger';
+
+const dns53 = [
+  { port: 53, protocol: 'UDP' },
+  { port: 53, protocol: 'TCP' },
+];
+/**
+ * Where a cluster answers lookups, each as the pods see it (test/k8s/answers: a kind cluster's addresses):
+ * kube-dns's pods, CoreDNS's pods under another label, NodeLocal DNSCache's address on the node, GKE's
+ * Cloud DNS through the metadata server (which also serves credentials on 80), and the DNS Service's
+ * address, which NodeLocal DNSCache answers on the node without translating it.
+ */
+export const DNS_SERVERS: Endpoint[] = [
+  { id: 'dns/kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ports: dns53 },
+  {
+    id: 'dns/coredns',
+    namespace: 'kube-system',
+    labels: { 'app.kubernetes.io/name': 'coredns' },
+    ports: dns53,
+  },
+  { id: 'dns/nodelocal', ip: '169.254.20.10', ports: dns53 },
+  { id: 'dns/cloud-dns', ip: '169.254.169.254', ports: [...dns53, { port: 80, protocol: 'TCP' }] },
+  { id: 'dns/service', ip: '10.96.0.10', ports: dns53 },
+];
+/** The API server: its endpoint, and the `kubernetes` Service's address (the answers' kind cluster). */
+export const API_SERVER: Endpoint[] = [
+  { id: 'api-server/endpoint', ip: '172.18.0.2', ports: [{ port: 6443, protocol: 'TCP' }] },
+  { id: 'api-server/service', ip: '10.96.0.1', ports: [{ port: 443, protocol: 'TCP' }] },
+];
 
 /** In compose.yaml, the host (the published ports) and the internet (a network that is not internal). */
 const HOST = 'host';
@@ -103,8 +132,9 @@ export function policiesOf(objects: K8sObject[]): NetworkPolicy[] {
 
 /**
  * The world the cluster's table is taken in: the rendered namespaces and their pods, a stranger pod in
- * the first, the cluster's DNS, an ingress controller in a namespace labelled for the labs, a pod of some
- * other namespace, and the internet.
+ * the first, the cluster's DNS servers and API server, the ingress controller (as `host`, the trainee's
+ * way in) with another pod of its namespace, a pod with the controller's label in another namespace, a
+ * pod of some other namespace, and the internet.
  */
 export function world(objects: K8sObject[]) {
   const namespaces: Namespace[] = objects
@@ -112,25 +142,16 @@ export function world(objects: K8sObject[]) {
     .map((o) => ({ name: o.metadata.name, labels: o.metadata.labels ?? {} }));
   namespaces.push(
     { name: 'kube-system', labels: {} },
-    { name: INGRESS_NS, labels: { 'soar-lab/editor-access': 'true' } },
+    { name: INGRESS_NS, labels: {} },
     { name: 'elsewhere', labels: {} },
   );
+  const web = [{ port: 443, protocol: 'TCP' }];
   const endpoints: Endpoint[] = [
-    {
-      id: 'kube-dns',
-      namespace: 'kube-system',
-      labels: { 'k8s-app': 'kube-dns' },
-      ports: [
-        { port: 53, protocol: 'UDP' },
-        { port: 53, protocol: 'TCP' },
-      ],
-    },
-    {
-      id: 'host',
-      namespace: INGRESS_NS,
-      labels: { app: 'ingress-controller' },
-      ports: [{ port: 443, protocol: 'TCP' }],
-    },
+    ...DNS_SERVERS,
+    ...API_SERVER,
+    { id: 'host', namespace: INGRESS_NS, labels: INGRESS_LABELS, ports: web },
+    { id: 'ingress-neighbour', namespace: INGRESS_NS, labels: { app: 'admission-webhook' }, ports: web },
+    { id: 'lookalike', namespace: 'elsewhere', labels: INGRESS_LABELS, ports: web },
     { id: 'elsewhere', namespace: 'elsewhere', labels: {}, ports: [{ port: 8080, protocol: 'TCP' }] },
     INTERNET,
   ];

@@ -1,13 +1,25 @@
 /**
- * `make k8s-render ROSTER=...` as a trainer uses it: manifests only on standard output (ready for
- * `kubectl apply -f -`), a namespace per name, each lab's secrets made once and kept, its ports kept, the
- * hand-out private, the lab mode and the image as set, and one-line refusals.
+ * `make k8s-render` as a trainer uses it, against the stand-in kubectl: the manifests in a private file
+ * (labs/k8s/class.yaml) and nothing on standard output, a namespace per name, each lab's secrets kept, or
+ * read back from the cluster when its namespace exists there, never made anew against its database; its
+ * ports kept; the hand-out private; the image by tag or digest, with a registry login when asked; an Ingress
+ * per trainee when asked; and one-line refusals.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { documents, type K8sObject, render } from './render.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ANSWERS, documents, type K8sObject, render } from './render.js';
 
 const secretsOf = (labDir: string, name: string) =>
   readFileSync(join(labDir, 'labs/k8s', name, 'secrets.env'), 'utf8');
@@ -15,12 +27,38 @@ const configMap = (objects: K8sObject[], ns: string, prefix: string) =>
   objects.find(
     (o) => o.kind === 'ConfigMap' && o.metadata.namespace === ns && o.metadata.name.startsWith(prefix),
   )?.data;
+const find = (objects: K8sObject[], ns: string, kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.namespace === ns && o.metadata.name === name);
+const mode = (file: string) => statSync(file).mode & 0o777;
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+
+/** The cluster's answers, with `alice` already running there and her Secret as the API server gives it. */
+function clusterWithAlice(secret: string): string {
+  const dir = tempDir('k8s-answers-');
+  cpSync(ANSWERS, dir, { recursive: true });
+  writeFileSync(join(dir, 'namespaces'), 'soar-lab-alice\n');
+  mkdirSync(join(dir, 'soar-lab-alice'));
+  if (secret) writeFileSync(join(dir, 'soar-lab-alice/lab-secrets'), secret);
+  return dir;
+}
+const ALICE_ON_CLUSTER =
+  'CONSOLE_SECRET=0123456789abcdef01234567\nN8N_ENCRYPTION_KEY=aa\nN8N_OWNER_EMAIL=alice@soar-lab.test\n' +
+  'N8N_OWNER_PASSWORD=Lab-000000000000-Aa1\nPOSTGRES_PASSWORD=the-first-one\n';
 
 describe('make k8s-render', () => {
-  it('prints only manifests, a namespace per trainee, and says where the hand-out is on stderr', () => {
+  it('writes the manifests to a private file, prints none, and says where they and the hand-out are', () => {
     const run = render('# the Tuesday class\nalice\n\nbob   # late\n');
     expect(run.code, run.stderr).toBe(0);
-    const objects = documents(run.stdout);
+    expect(run.stdout).toBe('');
+    const objects = documents(run.manifests);
     expect(objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual([
       'soar-lab-alice',
       'soar-lab-bob',
@@ -28,8 +66,10 @@ describe('make k8s-render', () => {
     expect(
       objects.every((o) => o.kind === 'Namespace' || /^soar-lab-(alice|bob)$/.test(o.metadata.namespace)),
     ).toBe(true);
+    expect(mode(join(run.labDir, 'labs/k8s/class.yaml'))).toBe(0o600);
+    expect(mode(join(run.labDir, 'labs/k8s'))).toBe(0o700);
     expect(run.stderr.trim()).toBe(
-      'lab: rendered 2 lab(s) in namespaces soar-lab-<name>; the hand-out is in labs/k8s/roster.txt',
+      'lab: rendered 2 lab(s), namespaces soar-lab-<name>, to labs/k8s/class.yaml (private: it holds their Secrets; kubectl apply -f it); the hand-out is in labs/k8s/roster.txt',
     );
   });
 
@@ -39,18 +79,62 @@ describe('make k8s-render', () => {
     const again = render('carol\nbob\nalice\n', {}, first.labDir);
     expect(again.code, again.stderr).toBe(0);
     expect(secretsOf(first.labDir, 'alice')).toBe(secrets);
-    const objects = documents(again.stdout);
+    const objects = documents(again.manifests);
     expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')?.WEBHOOK_URL).toBe('http://127.0.0.1:5679/');
     expect(configMap(objects, 'soar-lab-bob', 'lab-settings-')?.WEBHOOK_URL).toBe('http://127.0.0.1:5680/');
     expect(configMap(objects, 'soar-lab-carol', 'lab-settings-')?.WEBHOOK_URL).toBe('http://127.0.0.1:5681/');
     expect(secretsOf(first.labDir, 'carol')).not.toBe(secrets);
   });
 
-  it('writes the hand-out and the secrets private, with the port-forward lines and the login', () => {
+  it("makes every secret a lab needs, Redis's password among them, private", () => {
+    const run = render('alice\n');
+    const text = secretsOf(run.labDir, 'alice');
+    for (const key of ['N8N_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'REDIS_PASSWORD', 'CONSOLE_SECRET'])
+      expect(text).toMatch(new RegExp(`^${key}=[0-9a-f]{24,64}$`, 'm'));
+    expect(mode(join(run.labDir, 'labs/k8s/alice/secrets.env'))).toBe(0o600);
+    const secret = find(documents(run.manifests), 'soar-lab-alice', 'Secret', 'lab-secrets');
+    expect(Object.keys(secret?.data ?? {}).sort()).toEqual([
+      'CONSOLE_SECRET',
+      'N8N_ENCRYPTION_KEY',
+      'N8N_OWNER_EMAIL',
+      'N8N_OWNER_PASSWORD',
+      'POSTGRES_PASSWORD',
+      'REDIS_PASSWORD',
+    ]);
+  });
+
+  it("reads a running lab's secrets back from the cluster instead of making new ones (another checkout)", () => {
+    const run = render('alice\nbob\n', { K8S_ANSWERS: clusterWithAlice(ALICE_ON_CLUSTER) });
+    expect(run.code, run.stderr).toBe(0);
+    const text = secretsOf(run.labDir, 'alice');
+    expect(text).toContain('POSTGRES_PASSWORD=the-first-one\n');
+    expect(text).toContain('N8N_OWNER_PASSWORD=Lab-000000000000-Aa1\n');
+    expect(text).toMatch(/^REDIS_PASSWORD=[0-9a-f]{48}$/m);
+    expect(mode(join(run.labDir, 'labs/k8s/alice/secrets.env'))).toBe(0o600);
+    const secret = find(documents(run.manifests), 'soar-lab-alice', 'Secret', 'lab-secrets');
+    expect(Buffer.from(String(secret?.data.POSTGRES_PASSWORD), 'base64').toString()).toBe('the-first-one');
+    expect(secretsOf(run.labDir, 'bob')).toMatch(/^POSTGRES_PASSWORD=[0-9a-f]{48}$/m);
+  });
+
+  it("control: without the cluster's answer the same lab would get a new database password", () => {
+    const run = render('alice\n');
+    expect(secretsOf(run.labDir, 'alice')).not.toContain('the-first-one');
+  });
+
+  it("refuses, writing nothing, when a running lab's Secret cannot be read back", () => {
+    const run = render('alice\n', { K8S_ANSWERS: clusterWithAlice('') });
+    expect(run.code).not.toBe(0);
+    expect(run.manifests).toBe('');
+    expect(run.stderr).toContain(
+      'lab: soar-lab-alice exists, but its Secret lab-secrets could not be read back',
+    );
+    expect(readdirSync(join(run.labDir, 'labs/k8s/alice'))).not.toContain('secrets.env');
+  });
+
+  it('writes the hand-out private, with the port-forward lines and the login', () => {
     const run = render('alice\n');
     const handout = join(run.labDir, 'labs/k8s/roster.txt');
-    expect(statSync(handout).mode & 0o777).toBe(0o600);
-    expect(statSync(join(run.labDir, 'labs/k8s/alice/secrets.env')).mode & 0o777).toBe(0o600);
+    expect(mode(handout)).toBe(0o600);
     const text = readFileSync(handout, 'utf8');
     expect(text).toContain('kubectl -n soar-lab-alice port-forward svc/n8n 5679:5678');
     expect(text).toContain('kubectl -n soar-lab-alice port-forward svc/console 8089:8088');
@@ -61,31 +145,88 @@ describe('make k8s-render', () => {
   });
 
   it("takes the lab mode, the image and the pod network on make's command line, as docs/kubernetes.md gives them", () => {
-    const run = render('alice\n', {}, undefined, [
+    const run = render('alice\n', { K8S_IMAGE: '' }, undefined, [
       'LAB_MODE=demo',
       'K8S_IMAGE=registry.example/soar-lab/mock-api:1.0.0',
       'K8S_POD_CIDR=10.244.0.0/16',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const objects = documents(run.stdout);
+    const objects = documents(run.manifests);
     expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')).toMatchObject({
       LAB_MODE: 'demo',
       ALLOWED_CLIENTS: '10.244.0.0/16,127.0.0.1/32',
     });
-    const images = objects
-      .filter((o) => o.kind === 'Deployment' && o.metadata.name === 'mock-api')
-      .flatMap((o) =>
-        [...o.spec.template.spec.initContainers, ...o.spec.template.spec.containers].map(
-          (c: K8sObject) => c.image,
-        ),
-      );
+    const pod = find(objects, 'soar-lab-alice', 'Deployment', 'mock-api')?.spec.template.spec;
+    const images = [...pod.initContainers, ...pod.containers].map((c: K8sObject) => c.image);
     expect(new Set(images)).toEqual(new Set(['registry.example/soar-lab/mock-api:1.0.0']));
+    expect(pod.imagePullSecrets).toBeUndefined();
   });
 
-  it('takes a registry with a port', () => {
-    const run = render('alice\n', { K8S_IMAGE: 'registry.example:5000/soar/mock-api:1.0.0' });
+  it.each([
+    [
+      'a registry with a port',
+      'registry.example:5000/soar/mock-api:1.0.0',
+      'registry.example:5000/soar/mock-api:1.0.0',
+    ],
+    [
+      'a digest',
+      `registry.example/soar/mock-api@sha256:${'a'.repeat(64)}`,
+      `registry.example/soar/mock-api@sha256:${'a'.repeat(64)}`,
+    ],
+    [
+      'a tag and a digest (the digest decides)',
+      `r.example/mock-api:1.0.0@sha256:${'b'.repeat(64)}`,
+      `r.example/mock-api@sha256:${'b'.repeat(64)}`,
+    ],
+  ])('takes an image with %s', (_, image, expected) => {
+    const run = render('alice\n', { K8S_IMAGE: image });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('image: registry.example:5000/soar/mock-api:1.0.0');
+    expect(run.manifests).toContain(`image: ${expected}\n`);
+  });
+
+  it("adds a registry login to the lab image's pod when K8S_PULL_SECRET names one", () => {
+    const login = join(tempDir('k8s-login-'), 'config.json');
+    writeFileSync(login, JSON.stringify({ auths: { 'registry.example': { auth: 'dTpw' } } }));
+    const run = render('alice\n', { K8S_PULL_SECRET: login });
+    expect(run.code, run.stderr).toBe(0);
+    const objects = documents(run.manifests);
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith('lab-registry-'));
+    expect(secret?.type).toBe('kubernetes.io/dockerconfigjson');
+    expect(Buffer.from(String(secret?.data['.dockerconfigjson']), 'base64').toString()).toBe(
+      readFileSync(login, 'utf8'),
+    );
+    const pod = find(objects, 'soar-lab-alice', 'Deployment', 'mock-api')?.spec.template.spec;
+    expect(pod.imagePullSecrets).toEqual([{ name: secret?.metadata.name }]);
+    expect(mode(join(run.labDir, 'labs/k8s/alice/registry.json'))).toBe(0o600);
+  });
+
+  it('with K8S_HOST: an Ingress per trainee, and the URLs and allowed hosts are its', () => {
+    const run = render('alice\n', {}, undefined, ['K8S_HOST=lab.example.org', 'K8S_INGRESS_CLASS=nginx']);
+    expect(run.code, run.stderr).toBe(0);
+    const objects = documents(run.manifests);
+    const ingress = find(objects, 'soar-lab-alice', 'Ingress', 'lab');
+    expect(ingress?.spec.ingressClassName).toBe('nginx');
+    expect(
+      ingress?.spec.rules.map((r: K8sObject) => {
+        const { service } = r.http.paths[0].backend;
+        return `${r.host} -> ${service.name}:${service.port.number}`;
+      }),
+    ).toEqual(['n8n-alice.lab.example.org -> n8n:5678', 'console-alice.lab.example.org -> console:8088']);
+    expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')).toMatchObject({
+      WEBHOOK_URL: 'http://n8n-alice.lab.example.org/',
+      N8N_EDITOR_BASE_URL: 'http://n8n-alice.lab.example.org/',
+      N8N_PUBLIC_URL: 'http://n8n-alice.lab.example.org',
+      CONSOLE_ALLOWED_HOSTS: 'console-alice.lab.example.org',
+    });
+    const handout = readFileSync(join(run.labDir, 'labs/k8s/roster.txt'), 'utf8');
+    expect(handout).toContain('editor  http://n8n-alice.lab.example.org  login alice@soar-lab.test');
+    expect(handout).not.toContain('port-forward');
+  });
+
+  it('control: without K8S_HOST there is no Ingress and the console answers loopback only', () => {
+    const objects = documents(render('alice\n').manifests);
+    expect(objects.some((o) => o.kind === 'Ingress')).toBe(false);
+    expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')?.CONSOLE_ALLOWED_HOSTS).toBe('');
   });
 
   it.each([
@@ -94,15 +235,52 @@ describe('make k8s-render', () => {
     ['an empty roster', '# nobody yet\n', {}, /names nobody/],
     ['a lab mode that is none', 'alice\n', { LAB_MODE: 'test' }, /LAB_MODE=test is not a lab mode/],
     [
+      'no image',
+      'alice\n',
+      { K8S_IMAGE: '' },
+      /K8S_IMAGE is needed: where the cluster pulls the lab's image, with a tag or a digest/,
+    ],
+    [
       'an image without a tag',
       'alice\n',
       { K8S_IMAGE: 'soar-lab/mock-api' },
-      /K8S_IMAGE=soar-lab\/mock-api is not an image with a tag/,
+      /K8S_IMAGE=soar-lab\/mock-api is not an image with a tag or a digest/,
     ],
-  ])('refuses %s in one line, printing no manifest', (_, roster, env, message) => {
+    [
+      'a short digest',
+      'alice\n',
+      { K8S_IMAGE: 'r.example/m@sha256:abc' },
+      /is not an image with a tag or a digest/,
+    ],
+    [
+      'a registry login that is none',
+      'alice\n',
+      { K8S_PULL_SECRET: '/nonexistent' },
+      /K8S_PULL_SECRET=\/nonexistent is not a registry login file/,
+    ],
+    [
+      'a host that is no domain',
+      'alice\n',
+      { K8S_HOST: 'lab_example' },
+      /K8S_HOST=lab_example is not a domain/,
+    ],
+    [
+      'a controller label that is none',
+      'alice\n',
+      { K8S_HOST: 'lab.example.org', K8S_INGRESS_POD_LABEL: 'nginx' },
+      /K8S_INGRESS_POD_LABEL=nginx is not one label/,
+    ],
+    [
+      'a cluster it cannot reach',
+      'alice\n',
+      { K8S_ANSWERS: join(ANSWERS, '../unreachable') },
+      /cannot ask the cluster kubectl points at .*\(The connection to the server 127\.0\.0\.1:6443 was refused/,
+    ],
+  ])('refuses %s in one line, writing no manifest', (_, roster, env, message) => {
     const run = render(roster, env as Record<string, string>);
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
+    expect(run.manifests).toBe('');
     expect(run.stderr).toMatch(message);
     expect(
       run.stderr
@@ -112,15 +290,14 @@ describe('make k8s-render', () => {
     ).toHaveLength(1);
   });
 
-  it('refuses without kubectl or kustomize, naming what it needs', () => {
-    // Everything of /usr/bin but kubectl and kustomize.
-    const bin = mkdtempSync(join(tmpdir(), 'k8s-bin-'));
+  it('refuses without kubectl, naming what it needs', () => {
+    // Everything of /usr/bin but kubectl.
+    const bin = tempDir('k8s-bin-');
     for (const f of readdirSync('/usr/bin'))
-      if (f !== 'kubectl' && f !== 'kustomize') symlinkSync(join('/usr/bin', f), join(bin, f));
+      if (f !== 'kubectl') symlinkSync(join('/usr/bin', f), join(bin, f));
     const run = render('alice\n', { PATH: bin });
-    rmSync(bin, { recursive: true });
     expect(run.code).not.toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('rendering needs kubectl (its kustomize) or kustomize on this machine');
+    expect(run.manifests).toBe('');
+    expect(run.stderr).toContain("rendering needs kubectl on this machine, pointed at the class's cluster");
   });
 });

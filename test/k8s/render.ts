@@ -1,9 +1,10 @@
 /**
- * `make k8s-render` as a trainer runs it, into a folder of the test's own (LAB_DIR), and the rendered
- * manifests parsed: every document, the pods of each namespace (their templates) and the policies.
+ * `make k8s-render` as a trainer runs it, into a folder of the test's own (LAB_DIR), against a stand-in
+ * kubectl (test/k8s/bin/kubectl) that answers the cluster's questions from test/k8s/answers/, and the
+ * rendered manifests parsed: every document, the pods of each namespace (their templates) and the policies.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,11 @@ import { afterAll } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The stand-in kubectl's folder, put first on PATH. */
+export const STAND_IN_BIN = join(ROOT, 'test/k8s/bin');
+/** A kind cluster's answers (API server 172.18.0.2:6443 behind 10.96.0.1:443, DNS 10.96.0.10). */
+export const ANSWERS = join(ROOT, 'test/k8s/answers/new-cluster');
+export const IMAGE = 'registry.example/soar-lab/mock-api:1.0.0';
 
 /** The folders the renders of a test file made, removed after it. */
 const made: string[] = [];
@@ -23,11 +29,13 @@ export interface Rendered {
   stdout: string;
   stderr: string;
   labDir: string;
+  /** labs/k8s/class.yaml, '' when there is none. */
+  manifests: string;
 }
 
 /**
- * Runs `make k8s-render ROSTER=...`, the trainer's command, with LAB_DIR set; as a top-level make (under
- * `make test` a sub-make would print its directory lines into the manifests a trainer pipes on).
+ * Runs `make k8s-render ROSTER=... K8S_IMAGE=...`, the trainer's command, with LAB_DIR set and the
+ * stand-in kubectl first on PATH (K8S_ANSWERS in `env` picks other answers); as a top-level make.
  */
 export function render(
   roster: string,
@@ -42,11 +50,20 @@ export function render(
   const { MAKELEVEL: _level, MAKEFLAGS: _flags, MFLAGS: _mflags, ...outer } = process.env;
   const run = spawnSync('make', ['k8s-render', `ROSTER=${rosterFile}`, ...args], {
     cwd: ROOT,
-    env: { ...outer, LAB_DIR: dir, ...env },
+    env: {
+      ...outer,
+      PATH: `${STAND_IN_BIN}:${outer.PATH}`,
+      K8S_ANSWERS: ANSWERS,
+      K8S_IMAGE: IMAGE,
+      LAB_DIR: dir,
+      ...env,
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, labDir: dir };
+  const out = join(dir, 'labs/k8s/class.yaml');
+  const manifests = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, labDir: dir, manifests };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: rendered Kubernetes objects, checked by their own schemas
