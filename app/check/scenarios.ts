@@ -55,9 +55,12 @@ import {
   showsVerification,
   unknownIdentityStops,
   updatedOnSecond,
+  WORDS,
   webhookAccepts,
   writeFailedOnce,
 } from './expectations.js';
+
+const { stimulus: SENT, requires: R } = WORDS;
 
 export type {
   Evidence,
@@ -78,7 +81,7 @@ function baseAlert(f: Facts, confidence: number): Record<string, unknown> {
 }
 
 function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'): Scenario {
-  const stimulus = field === 'production' ? 'alert with environment=production' : `alert without ${field}`;
+  const stimulus = SENT.invalid(field);
   const phrase = field === 'production' ? 'with environment=production' : `without ${field}`;
   const condition = field === 'production' ? 'environment is not training' : `${field} is missing`;
   const named = field === 'production' ? 'environment' : field;
@@ -96,7 +99,7 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
     expectations: [
       {
         stage: 'validate',
-        text: 'no enrichment or response request',
+        text: R.validate.nothingAsked.text,
         judge: (e) => {
           // Recording the error is allowed anywhere (a notification, or a case write); asking is not.
           const made = e.state.journal.filter(
@@ -117,7 +120,7 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
       },
       {
         stage: 'validate',
-        text: `the validation error is recorded (a notification or case naming ${named})`,
+        text: WORDS.errorRecorded(named),
         judge: (e) => {
           const notices = e.state.notifications.filter((n) => resumeUrlIn(n) === undefined);
           // Named in a sentence or list (a value), not merely a copied alert field (a key).
@@ -141,7 +144,7 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: `valid-${BELOW_THRESHOLD}`,
-    stimulus: `valid alert, confidence ${BELOW_THRESHOLD}`,
+    stimulus: SENT.valid,
     user: 'lab',
     approver: 'reject',
     alert: (f) => baseAlert(f, BELOW_THRESHOLD),
@@ -158,7 +161,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...(['production', ...MAPPED_FIELDS] as const).map(validationScenario),
   {
     id: 'unknown-user',
-    stimulus: 'alert for a user the identity system does not know, confidence 92',
+    stimulus: SENT.unknownUser,
     user: 'unknown',
     approver: 'reject',
     alert: (f) => baseAlert(f, 92),
@@ -166,34 +169,34 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: `boundary-${APPROVAL_THRESHOLD}`,
-    stimulus: `alert with confidence ${APPROVAL_THRESHOLD}; the approver rejects`,
+    stimulus: SENT.boundary,
     user: 'lab',
     approver: 'reject',
     alert: (f) => baseAlert(f, APPROVAL_THRESHOLD),
     expectations: [
       approvalRequested(
         'decide',
-        `at ${APPROVAL_THRESHOLD}`,
+        R.decide.approvalAtThreshold.text,
         `confidence ${APPROVAL_THRESHOLD} asked for no approval: Decide must use >= ${APPROVAL_THRESHOLD}, so ${APPROVAL_THRESHOLD} itself asks; the approval request is a POST /notify that carries {{ $execution.resumeUrl }}`,
       ),
       noBlockAfter(
         'approve',
-        'a rejection',
+        R.approve.rejectionNoBlock.text,
         "after the approver rejected, a blocklist request was still sent: route the Wait node's rejected branch to no action",
       ),
-      recordedNoAction('record', 'a rejected run'),
+      recordedNoAction('record', WORDS.outcomes.rejected),
     ],
   },
   {
     id: 'positive-92',
-    stimulus: 'alert with confidence 92; the approver approves',
+    stimulus: SENT.approved,
     user: 'lab',
     approver: 'approve',
     alert: (f) => baseAlert(f, 92),
     expectations: [
       approvalRequested(
         'approve',
-        'at 92',
+        R.approve.approvalRequested.text,
         `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
       ),
       noBlockBeforeDecision,
@@ -212,27 +215,27 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'timeout-92',
-    stimulus: 'alert with confidence 92; nobody answers',
+    stimulus: SENT.unanswered,
     user: 'lab',
     approver: 'silent',
     alert: (f) => baseAlert(f, 92),
     expectations: [
       approvalRequested(
         'approve',
-        'without an answer',
+        R.approve.approvalUnanswered.text,
         `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
       ),
       noBlockAfter(
         'approve',
-        'no answer within the time limit',
+        R.approve.timeoutNoBlock.text,
         "when nobody answered, a blocklist request was still sent: route the Wait node's time-limit exit to no action",
       ),
-      recordedNoAction('record', 'a timed-out run'),
+      recordedNoAction('record', WORDS.outcomes.timedOut),
     ],
   },
   {
     id: 'duplicate',
-    stimulus: 'alert with confidence 92, approved, then the same alert again',
+    stimulus: SENT.duplicate,
     user: 'lab',
     approver: 'approve',
     followUp: 'deliver_again',
@@ -241,7 +244,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'connector-failure',
-    stimulus: 'case connector set to fail_next_write; alert with confidence 92, approved',
+    stimulus: SENT.connectorFailure,
     user: 'lab',
     approver: 'approve',
     setup: 'fail_next_write',
@@ -250,7 +253,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'rollback',
-    stimulus: 'alert with confidence 92, approved, then the rollback trigger',
+    stimulus: SENT.rollback,
     user: 'lab',
     approver: 'approve',
     followUp: 'rollback',

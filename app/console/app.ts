@@ -3,12 +3,23 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { CaseModeSchema } from '../api/schemas/control.js';
 import { type MockApiClient, parseBody } from '../lab/mock-api.js';
+import { checkWords } from '../lab/stage-briefs.js';
 import { webhookUrl } from '../lab/webhook-path.js';
-import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
+import { N8nError, PublicApi } from '../n8n/client.js';
+import { DEFAULT_WORKFLOWS_DIR, readReferences, SolutionRefused } from '../n8n/solution.js';
+import {
+  addStarter,
+  STARTER_STAGES,
+  StarterRefused,
+  type Starters,
+  starterName,
+  startersOff,
+} from '../n8n/starter.js';
+import { APPROVAL_THRESHOLD, RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERT_KINDS, TEST_ALERTS } from '../workflow/scenario.js';
 import { CLIENT_CSS, clientScript } from './assets.js';
 import type { CheckRunner } from './check-run.js';
-import { CheckStageSchema } from './check-view.js';
+import { CheckStageSchema, type StagesView } from './check-view.js';
 import type { StateFeed } from './feed.js';
 import { renderFields } from './fields-page.js';
 import { guard, refuse } from './guard.js';
@@ -40,6 +51,12 @@ export interface ConsoleDeps {
   stopRuns?: () => Promise<number>;
   /** The Check control: runs the stage checker as a child process, one run at a time. */
   checks?: CheckRunner;
+  /** n8n's public-API key: the Add a starter control adds the starter with it. */
+  n8nApiKey?: string | undefined;
+  /** LAB_STARTERS: `off` leaves the Add a starter control off the page and refuses it (default on). */
+  starters?: Starters;
+  /** The folder of the reference exports a starter is cut from (default /lab/workflows). */
+  workflowsDir?: string;
   /** Retry window for n8n's 409 "running already" (ms). */
   resumeRetryMs?: number;
   fetchImpl?: typeof fetch;
@@ -55,6 +72,8 @@ const ApproveBody = z.object({
 });
 const AlertBody = z.object({ kind: z.enum(TEST_ALERT_KINDS) });
 const CheckBody = z.object({ stage: CheckStageSchema });
+// The stage is parsed by the starter's own code, which names the valid ones when it refuses one.
+const StarterBody = z.object({ stage: z.string().max(100) });
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const { feed, api } = deps;
@@ -99,7 +118,20 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }
   }
 
-  app.get('/', (c) => c.html(renderPage(deps.token)));
+  const starters = deps.starters ?? 'on';
+  const stagesView: StagesView = {
+    briefs: checkWords(APPROVAL_THRESHOLD).briefs,
+    starter: {
+      shown: starters === 'on',
+      unavailable:
+        deps.n8nApiKey === undefined
+          ? 'Adding a starter from the console needs n8n’s API key (N8N_API_KEY); ask your trainer (make starter).'
+          : null,
+      stages: STARTER_STAGES.map((stage) => ({ stage, name: starterName(stage) })),
+    },
+  };
+
+  app.get('/', (c) => c.html(renderPage(deps.token, { starters: stagesView.starter.shown })));
   app.get('/console.js', async (c) =>
     c.body(await clientScript(), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
   );
@@ -230,6 +262,40 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     const run = deps.checks.view;
     const message = `A check (${run.stage}, started ${run.started_at}) is running already; wait for it to finish.`;
     return c.json({ ok: false, error: { code: 'check_running', message }, run }, 409);
+  });
+
+  app.get('/api/stages', (c) => c.json(stagesView));
+  app.post('/api/starter', async (c) => {
+    // Refused before the body is read: a lab without starters says so whatever was asked.
+    if (starters === 'off') {
+      const off = startersOff();
+      return refuse(c, 403, off.code, off.message);
+    }
+    const key = deps.n8nApiKey;
+    if (key === undefined) {
+      const message = stagesView.starter.unavailable ?? 'unavailable';
+      return c.json({ ok: false, error: { code: 'starter_unavailable', message } }, 503);
+    }
+    const b = await body(c, StarterBody);
+    if (b instanceof Response) return b;
+    const connect = () =>
+      new PublicApi({ url: deps.n8nUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) }, key);
+    try {
+      const references = () => readReferences([], deps.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
+      const lines = await addStarter(connect, b.stage, starters, references);
+      return c.json({ ok: true, lines, message: lines.join(' ') });
+    } catch (err) {
+      // A refusal (400, 409), no reference exports to cut it from (503), or n8n's refusal (502): one line.
+      if (err instanceof StarterRefused) {
+        const status = err.code === 'starter_published' ? 409 : 400;
+        return c.json({ ok: false, error: { code: err.code, message: err.message } }, status);
+      }
+      if (err instanceof SolutionRefused)
+        return c.json({ ok: false, error: { code: 'starter_unavailable', message: err.message } }, 503);
+      if (err instanceof N8nError)
+        return c.json({ ok: false, error: { code: 'n8n_failed', message: err.message } }, 502);
+      throw err;
+    }
   });
 
   app.notFound((c) => refuse(c, 404, 'not_found', 'No such page.'));

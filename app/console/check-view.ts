@@ -1,9 +1,11 @@
 /**
  * What the Check control shows, shared by the console (app/console/check-run.ts) and its page script
- * (app/console/client/): the stages it offers and the run's state as the event stream sends it.
+ * (app/console/client/): the stages it offers, the run's state as the event stream sends it, and each
+ * stage's brief and starter (GET /api/stages).
  */
 import { z } from 'zod';
-import { STAGE_NAMES, StageNameSchema } from '../lab/check-report.js';
+import { STAGE_NAMES, type StageName, StageNameSchema } from '../lab/check-report.js';
+import type { StageBrief } from '../lab/stage-briefs.js';
 
 export const CHECK_STAGES = [...STAGE_NAMES, 'all'] as const;
 export const CheckStageSchema = z.union([StageNameSchema, z.literal('all')], {
@@ -36,3 +38,16 @@ export interface CheckLine {
 }
 
 export type CheckEvent = { kind: 'run'; view: CheckRunView } | ({ kind: 'line' } & CheckLine);
+
+/** GET /api/stages: what each stage must do (app/lab/stage-briefs.ts), and the Add a starter control. */
+export interface StagesView {
+  briefs: StageBrief[];
+  starter: {
+    /** false when the lab's LAB_STARTERS is off: the control is not on the page and POSTs are refused. */
+    shown: boolean;
+    /** null when it can be used; otherwise why not, in one line. */
+    unavailable: string | null;
+    /** The stages a starter is for, each with the starter's name. */
+    stages: { stage: StageName; name: string }[];
+  };
+}

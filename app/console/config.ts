@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { WebhookPathSchema } from '../lab/webhook-path.js';
+import { DEFAULT_WORKFLOWS_DIR } from '../n8n/solution.js';
+import { STARTERS_VALUES } from '../n8n/starter.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
 
@@ -53,6 +55,10 @@ export const ConsoleConfigSchema = z.object({
     .default(CHECK_TIMEOUT_MS / 1000),
   /** The mock API's address as the workflow reaches it: the `servers` entry of the served OpenAPI document. */
   workflowApiUrl: httpUrl.optional(),
+  /** The Add a starter control (app/n8n/starter.ts, like make starter): off hides and refuses it. */
+  starters: z.enum(STARTERS_VALUES, { error: 'must be on or off' }).default('on'),
+  /** The reference exports a starter is cut from (docker/n8n/workflows, mounted as for the tools). */
+  workflowsDir: z.string().min(1).default(DEFAULT_WORKFLOWS_DIR),
 });
 export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
 
@@ -72,6 +78,8 @@ export const CONSOLE_ENV = {
   workflowApiUrl: 'MOCK_API_WORKFLOW_URL',
   checker: 'CONSOLE_CHECKER',
   checkTimeoutSeconds: 'CONSOLE_CHECK_TIMEOUT_SECONDS',
+  starters: 'LAB_STARTERS',
+  workflowsDir: 'LAB_WORKFLOWS_DIR',
 } as const satisfies Record<keyof ConsoleConfig, string>;
 
 /** Environment over defaults; throws one line naming the variable on a bad value. */

@@ -53,6 +53,9 @@ function main(): void {
     token: randomBytes(24).toString('base64url'),
     sessions: config.secret === undefined ? undefined : new Sessions(config.secret),
     alertWebhookPath: config.alertWebhookPath,
+    n8nApiKey: apiKey,
+    starters: config.starters,
+    workflowsDir: config.workflowsDir,
     workflowApiUrl: config.workflowApiUrl ?? (config.mockApiSocket ? undefined : config.mockApiUrl),
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {

@@ -2,10 +2,23 @@ import { html } from 'hono/html';
 import { CHECK_STAGES } from './check-view.js';
 
 /**
- * The page's shell. Everything dynamic is drawn by /console.js from /api/events; no inline script or
- * style (the CSP forbids both). The token is in a meta tag for the page's own POSTs.
+ * The page's shell. Everything dynamic is drawn by /console.js from /api/events and /api/stages; no inline
+ * script or style (the CSP forbids both). The token is in a meta tag for the page's own POSTs. Without
+ * starters (LAB_STARTERS=off) the Add a starter control is not on the page at all.
  */
-export function renderPage(token: string) {
+export function renderPage(token: string, options: { starters: boolean } = { starters: true }) {
+  const starter = options.starters
+    ? html`
+        <button id="starter-add" type="button" title="the reference up to the stage before the chosen one, added unpublished to your editor">Add a starter</button>`
+    : '';
+  const starterOutput = options.starters
+    ? html`
+      <p class="meta note">A <b>starter</b> is the workflow complete up to the stage before the chosen one,
+        added to your editor <i>unpublished</i>; your own workflows are not touched. To go on from it,
+        unpublish your own workflow and publish the starter.</p>
+      <p id="starter-status" class="check-status" role="status"></p>
+      <ol id="starter-lines" class="feed mono check-lines" hidden></ol>`
+    : '';
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -70,12 +83,13 @@ export function renderPage(token: string) {
         <select id="check-stage" aria-label="stage to check">${CHECK_STAGES.map(
           (stage) => html`<option${stage === 'all' ? ' selected' : ''}>${stage}</option>`,
         )}</select>
-        <button id="check-run" class="solid" type="button">Check</button></div>
+        <button id="check-run" class="solid" type="button">Check</button>${starter}</div>
+      <div id="stage-brief" class="stage-brief"></div>
       <p class="meta note">A check sends its own alerts to your published workflow, a stage and every stage
         before it, and <b>clears the four systems before every alert it sends</b>: the cases, notifications,
         blocklist and journal you see here. One check at a time; <i>all</i> takes a few minutes.</p>
       <p id="check-status" class="check-status" role="status"></p>
-      <div id="check-output" hidden><ol id="check-lines" class="feed mono check-lines"></ol></div>
+      <div id="check-output" hidden><ol id="check-lines" class="feed mono check-lines"></ol></div>${starterOutput}
     </div>
     <div id="check"></div>
   </section>

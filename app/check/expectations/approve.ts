@@ -10,12 +10,16 @@ import {
   pass,
   show,
   touching,
+  WORDS,
 } from './kit.js';
 
-export function approvalRequested(stage: StageName, when: string, hint: string): Expectation {
+const R = WORDS.requires.approve;
+
+/** `text`: the requirement's words (app/lab/stage-briefs.ts) for where it is asked. */
+export function approvalRequested(stage: StageName, text: string, hint: string): Expectation {
   return {
     stage,
-    text: `${when} approval is requested (a notification carrying the resume URL)`,
+    text,
     judge: (e) => {
       if (approvalRequests(e.state).length > 0) return pass();
       if (e.state.notifications.length > 0) {
@@ -31,7 +35,7 @@ export function approvalRequested(stage: StageName, when: string, hint: string):
 
 export const noBlockBeforeDecision: Expectation = {
   stage: 'approve',
-  text: 'no block request before the approver answers',
+  text: R.noBlockBeforeAnswer.text,
   judge: (e) => {
     const at = e.marks.atApprovalRequest;
     if (at === null) return fail('no approval request was seen (see the line above)');
@@ -47,7 +51,7 @@ export const noBlockBeforeDecision: Expectation = {
 
 export const resumeAccepted: Expectation = {
   stage: 'approve',
-  text: 'the resume URL takes the approver’s decision',
+  text: R.resumeAccepted.text,
   judge: (e) => {
     const status = e.marks.resumeStatus;
     if (status !== null && status >= 200 && status < 300) return pass();
@@ -58,10 +62,10 @@ export const resumeAccepted: Expectation = {
   },
 };
 
-export function noBlockAfter(stage: StageName, what: string, hint: string): Expectation {
+export function noBlockAfter(stage: StageName, text: string, hint: string): Expectation {
   return {
     stage,
-    text: `${what} takes the no-action branch: no block request`,
+    text,
     judge: (e) => {
       const writes = touching(e.state, '/blocklist').filter((j) => j.method !== 'GET');
       return writes.length === 0 ? pass() : fail(hint, writes.map(show).join(', '));
@@ -72,7 +76,7 @@ export function noBlockAfter(stage: StageName, what: string, hint: string): Expe
 export function recordedNoAction(stage: StageName, what: string): Expectation {
   return {
     stage,
-    text: `${what} is recorded: a case of the event whose final action is none`,
+    text: WORDS.noneRecorded(what),
     judge: (e) => {
       const one = oneCase(e, `${what}:`);
       if (one.status !== 'pass') {

@@ -1,9 +1,11 @@
 /** The Block stage: one temporary block of the exact entry, verified. */
-import { blockPath, blockPosts, type Expectation, fail, ok, pass, requests, show } from './kit.js';
+import { blockPath, blockPosts, type Expectation, fail, ok, pass, requests, show, WORDS } from './kit.js';
+
+const R = WORDS.requires.block;
 
 export const oneBlockAfterApproval: Expectation = {
   stage: 'block',
-  text: 'one block request after the approval (exactly one POST /blocklist, accepted)',
+  text: R.oneBlock.text,
   judge: (e) => {
     const posts = blockPosts(e.state);
     if (posts.length === 1 && posts[0] !== undefined && ok(posts[0])) return pass();
@@ -24,7 +26,7 @@ export const oneBlockAfterApproval: Expectation = {
 
 export const exactEntry: Expectation = {
   stage: 'block',
-  text: 'the entry holds the address, the event id and expires_minutes 10',
+  text: R.exactEntry.text,
   judge: (e) => {
     const entries = e.state.blocklist;
     const entry = entries[0];
@@ -49,7 +51,7 @@ export const exactEntry: Expectation = {
 
 export const blockVerified: Expectation = {
   stage: 'block',
-  text: 'a follow-up GET /blocklist/<ip> checks the entry',
+  text: R.verified.text,
   judge: (e) => {
     const post = blockPosts(e.state).find(ok);
     if (post === undefined) return fail('no accepted POST /blocklist (see above)');

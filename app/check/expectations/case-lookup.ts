@@ -1,10 +1,10 @@
 /** The Case lookup stage: the case is looked up after enrichment. */
-import { casePath, type Expectation, fail, pass, requests, show } from './kit.js';
+import { casePath, type Expectation, fail, pass, requests, show, WORDS } from './kit.js';
 
 export function caseLookupAfterEnrich(): Expectation {
   return {
     stage: 'case-lookup',
-    text: 'Case lookup asks GET /cases/<event_id> after Enrich',
+    text: WORDS.requires['case-lookup'].afterEnrich.text,
     judge: (e) => {
       const path = casePath(e.facts);
       const lookups = requests(e.state, 'GET', path);

@@ -9,11 +9,14 @@ import {
   pass,
   requests,
   show,
+  WORDS,
 } from './kit.js';
+
+const R = WORDS.requires['connector-failure'];
 
 export const writeFailedOnce: Expectation = {
   stage: 'connector-failure',
-  text: 'the case write fails once (the connector set to fail_next_write)',
+  text: R.writeFailedOnce.text,
   judge: (e) =>
     failedWrite(e.state) !== undefined
       ? pass()
@@ -25,7 +28,7 @@ export const writeFailedOnce: Expectation = {
 
 export const blockNotRepeated: Expectation = {
   stage: 'connector-failure',
-  text: 'the block succeeds and is not repeated',
+  text: R.blockNotRepeated.text,
   judge: (e) => {
     const posts = blockPosts(e.state);
     const failed = failedWrite(e.state);
@@ -43,7 +46,7 @@ export const blockNotRepeated: Expectation = {
 
 export const ownerNotified: Expectation = {
   stage: 'connector-failure',
-  text: 'the owner is notified after the failed write',
+  text: R.ownerNotified.text,
   judge: (e) => {
     const failed = failedWrite(e.state);
     if (failed === undefined) return fail('no failed case write (see above)');
@@ -59,7 +62,7 @@ export const ownerNotified: Expectation = {
 
 export const onlyRecordResumed: Expectation = {
   stage: 'connector-failure',
-  text: 'Record is resumed (a later case write succeeds) and nothing before it runs again',
+  text: R.onlyRecordResumed.text,
   judge: (e) => {
     const failed = failedWrite(e.state);
     if (failed === undefined) return fail('no failed case write (see above)');

@@ -10,7 +10,10 @@ import {
   pass,
   show,
   touching,
+  WORDS,
 } from './kit.js';
+
+const R = WORDS.requires.decide;
 
 /** The threshold, and the confidence just below it that the valid-below scenario sends. */
 const AT = APPROVAL_THRESHOLD;
@@ -18,7 +21,7 @@ export const BELOW_THRESHOLD = AT - 1;
 
 export const noApprovalBelowThreshold: Expectation = {
   stage: 'decide',
-  text: `below ${AT} no approval is requested`,
+  text: R.noApprovalBelow.text,
   judge: (e) => {
     const approvals = approvalRequests(e.state);
     return approvals.length === 0
@@ -32,7 +35,7 @@ export const noApprovalBelowThreshold: Expectation = {
 
 export const noContainmentBelowThreshold: Expectation = {
   stage: 'decide',
-  text: `below ${AT} no containment is requested (no POST or DELETE /blocklist)`,
+  text: R.noContainmentBelow.text,
   judge: (e) => {
     const writes = touching(e.state, '/blocklist').filter((j) => j.method !== 'GET');
     return writes.length === 0
@@ -45,7 +48,7 @@ export const noContainmentBelowThreshold: Expectation = {
 
 export const enrichmentRecordedBelowThreshold: Expectation = {
   stage: 'decide',
-  text: `below ${AT} the enrichment is recorded (a case of the event holding the identity)`,
+  text: R.enrichmentRecorded.text,
   judge: (e) => {
     const outcome = oneCase(e, `after confidence ${BELOW_THRESHOLD}`);
     if (outcome.status !== 'pass') return outcome;

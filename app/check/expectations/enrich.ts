@@ -9,12 +9,15 @@ import {
   pass,
   requests,
   show,
+  WORDS,
 } from './kit.js';
+
+const R = WORDS.requires.enrich;
 
 export function identityAsked(stage: StageName): Expectation {
   return {
     stage,
-    text: 'a valid alert passes Validate and Enrich asks GET /identity/<user>',
+    text: R.identityAsked.text,
     judge: (e) => {
       const path = identityPath(e.facts.user);
       if (requests(e.state, 'GET', path).length > 0) return pass();
@@ -40,7 +43,7 @@ export function identityAsked(stage: StageName): Expectation {
 
 export const identityOfTheUserOnly: Expectation = {
   stage: 'enrich',
-  text: 'Enrich asks for the alert’s user and no other',
+  text: R.userOnly.text,
   judge: (e) => {
     const wrong = requests(e.state, 'GET', (p) => p.startsWith('/identity/')).filter(
       (j) => j.path !== identityPath(e.facts.user),
@@ -60,7 +63,7 @@ export const identityOfTheUserOnly: Expectation = {
 
 export const unknownIdentityStops: Expectation = {
   stage: 'enrich',
-  text: 'an identity that does not belong to the user stops the run (no approval request, no block)',
+  text: R.unknownStops.text,
   judge: (e) => {
     const approvals = approvalRequests(e.state).length;
     const blocks = blockPosts(e.state).length;

@@ -1,10 +1,11 @@
 /** Idempotency: the same alert twice updates one case, with no second block. */
-import type { StageName } from '../../lab/check-report.js';
-import { blockPosts, caseWrites, type Expectation, fail, ok, oneCase, pass } from './kit.js';
+import { blockPosts, caseWrites, type Expectation, fail, ok, oneCase, pass, WORDS } from './kit.js';
 
-export const firstRunDone = (stage: StageName): Expectation => ({
+const R = WORDS.requires.idempotency;
+
+export const firstRunDone = (stage: 'idempotency' | 'rollback'): Expectation => ({
   stage,
-  text: 'the first delivery finished (one block, a case written after it)',
+  text: WORDS.requires[stage].firstRunDone.text,
   judge: (e) =>
     e.marks.firstRunDone === true
       ? pass()
@@ -15,7 +16,7 @@ export const firstRunDone = (stage: StageName): Expectation => ({
 
 export const updatedOnSecond: Expectation = {
   stage: 'idempotency',
-  text: 'the second delivery updates the existing case',
+  text: R.updatedOnSecond.text,
   judge: (e) => {
     const since = e.marks.followUpSeq ?? Number.POSITIVE_INFINITY;
     const updates = caseWrites(e.state).filter((j) => j.seq > since && ok(j));
@@ -30,13 +31,13 @@ export const updatedOnSecond: Expectation = {
 
 export const noSecondCase: Expectation = {
   stage: 'idempotency',
-  text: 'no second case (one case, the event’s)',
+  text: R.noSecondCase.text,
   judge: (e) => oneCase(e, 'after the same alert came twice,'),
 };
 
 export const noSecondBlock: Expectation = {
   stage: 'idempotency',
-  text: 'no second block (one POST /blocklist in all, one active entry)',
+  text: R.noSecondBlock.text,
   judge: (e) => {
     const posts = blockPosts(e.state);
     if (posts.length === 1 && e.state.blocklist.length === 1) return pass();

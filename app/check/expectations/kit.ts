@@ -5,7 +5,9 @@ import { resumeUrlIn } from '../../lab/approval-request.js';
 import type { ExpectationStatus, StageName } from '../../lab/check-report.js';
 import * as judging from '../../lab/judging.js';
 import { caseWrites, type Facts } from '../../lab/judging.js';
+import { checkWords } from '../../lab/stage-briefs.js';
 import type { ExecutionFinding } from '../../n8n/executions.js';
+import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { dig, mentions, someKey } from '../evidence.js';
 import type { Mapping } from '../mapping.js';
 
@@ -21,18 +23,11 @@ export {
   show,
   touching,
 } from '../../lab/judging.js';
+export { MAPPED_FIELDS } from '../../lab/stage-briefs.js';
 export type { ExecutionFinding } from '../../n8n/executions.js';
 
-/** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
-export const MAPPED_FIELDS = [
-  'event_id',
-  'event_type',
-  'user',
-  'source_ip',
-  'confidence',
-  'environment',
-  'successful_login',
-] as const;
+/** The checker's words (app/lab/stage-briefs.ts, shared with the console): each expectation's text. */
+export const WORDS = checkWords(APPROVAL_THRESHOLD);
 
 /** What the checker saw happen besides the final state. */
 export interface Marks {

@@ -12,11 +12,14 @@ import {
   oneCase,
   pass,
   theCase,
+  WORDS,
 } from './kit.js';
+
+const R = WORDS.requires.record;
 
 export const caseAfterBlock: Expectation = {
   stage: 'record',
-  text: 'one case of the event, written after the block',
+  text: R.caseAfterBlock.text,
   judge: (e) => {
     const one = oneCase(e, 'after the block');
     if (one.status !== 'pass') return one;
@@ -32,7 +35,7 @@ export const caseAfterBlock: Expectation = {
 
 export const namesApprover: Expectation = {
   stage: 'record',
-  text: 'the case names the approver',
+  text: R.namesApprover.text,
   judge: (e) => {
     const record = theCase(e);
     if (record === undefined) return fail('write exactly one case for the event first (see above)');
@@ -46,7 +49,7 @@ export const namesApprover: Expectation = {
 
 export const holdsEvidence: Expectation = {
   stage: 'record',
-  text: 'the case holds the evidence (the identity Enrich returned)',
+  text: R.holdsEvidence.text,
   judge: (e) =>
     holdsIdentity(e)
       ? pass()
@@ -57,7 +60,7 @@ export const holdsEvidence: Expectation = {
 
 export const showsBlocked: Expectation = {
   stage: 'record',
-  text: 'the case shows the final action (blocked)',
+  text: R.showsBlocked.text,
   judge: (e) => {
     const blocked = e.mapping.case.blocked;
     return mappedField(
@@ -72,7 +75,7 @@ export const showsBlocked: Expectation = {
 
 export const showsVerification: Expectation = {
   stage: 'record',
-  text: 'the case shows the verification result',
+  text: R.showsVerification.text,
   judge: (e) => {
     const verified = e.mapping.case.verified;
     return mappedField(
@@ -87,7 +90,7 @@ export const showsVerification: Expectation = {
 
 export const holdsExpiry: Expectation = {
   stage: 'record',
-  text: 'the case holds the expiry',
+  text: R.holdsExpiry.text,
   judge: (e) => {
     const record = theCase(e);
     if (record === undefined) return fail('write exactly one case for the event first (see above)');
@@ -105,7 +108,7 @@ export const holdsExpiry: Expectation = {
 
 export const holdsRollbackInfo: Expectation = {
   stage: 'record',
-  text: 'the case holds the rollback information',
+  text: R.holdsRollbackInfo.text,
   judge: (e) => {
     const record = theCase(e);
     if (record === undefined) return fail('write exactly one case for the event first (see above)');

@@ -1,10 +1,12 @@
 /** Rollback: the exact entry is removed, its absence verified, the recovery time recorded. */
 import { dig, someKey } from '../evidence.js';
-import { blockPath, type Expectation, fail, pass, requests, show, theCase, unjudged } from './kit.js';
+import { blockPath, type Expectation, fail, pass, requests, show, theCase, unjudged, WORDS } from './kit.js';
+
+const R = WORDS.requires.rollback;
 
 export const rollbackAccepted: Expectation = {
   stage: 'rollback',
-  text: 'the rollback trigger accepts the event',
+  text: R.accepted.text,
   judge: (e) => {
     const t = e.marks.followUpTrigger;
     if (t !== null && t.status !== null && t.status >= 200 && t.status < 300) return pass();
@@ -17,7 +19,7 @@ export const rollbackAccepted: Expectation = {
 
 export const exactUnblock: Expectation = {
   stage: 'rollback',
-  text: 'the exact entry is removed (one DELETE /blocklist/<ip>)',
+  text: R.exactUnblock.text,
   judge: (e) => {
     const deletes = requests(e.state, 'DELETE', (p) => p.startsWith('/blocklist/'));
     const exact = deletes.filter((j) => j.path === blockPath(e.facts));
@@ -34,7 +36,7 @@ export const exactUnblock: Expectation = {
 
 export const addressAbsent: Expectation = {
   stage: 'rollback',
-  text: 'the address is absent from the blocklist',
+  text: R.addressAbsent.text,
   judge: (e) =>
     e.state.blocklist.length === 0
       ? pass()
@@ -43,7 +45,7 @@ export const addressAbsent: Expectation = {
 
 export const absenceVerified: Expectation = {
   stage: 'rollback',
-  text: 'the absence is verified (GET /blocklist/<ip> after the DELETE)',
+  text: R.absenceVerified.text,
   judge: (e) => {
     const removal = requests(e.state, 'DELETE', blockPath(e.facts))[0];
     if (removal === undefined) return fail('no DELETE (see above)');
@@ -59,7 +61,7 @@ export const absenceVerified: Expectation = {
 
 export const recoveryRecorded: Expectation = {
   stage: 'rollback',
-  text: 'the recovery time is recorded in the case',
+  text: R.recoveryRecorded.text,
   judge: (e) => {
     const record = theCase(e);
     if (record === undefined) return fail('the rollback must update the one case of the event');

@@ -1,10 +1,12 @@
 /** The Webhook stage: the alert arrives, and all seven mapped fields reach the run. */
-import { type Expectation, fail, MAPPED_FIELDS, pass, unjudged } from './kit.js';
+import { type Expectation, fail, MAPPED_FIELDS, pass, unjudged, WORDS } from './kit.js';
+
+const R = WORDS.requires.webhook;
 
 /** The one expectation judged even when the alert never reached the workflow. */
 export const webhookAccepts: Expectation = {
   stage: 'webhook',
-  text: 'the webhook accepts the alert (POST answers 2xx)',
+  text: R.accepts.text,
   judge: (e) => {
     const { status, error } = e.marks.trigger;
     if (status !== null && status >= 200 && status < 300) return pass();
@@ -18,7 +20,7 @@ export const webhookAccepts: Expectation = {
 
 export const sevenFields: Expectation = {
   stage: 'webhook',
-  text: 'all seven mapped fields appear in the execution data',
+  text: R.sevenFields.text,
   judge: (e) => {
     const found = e.execution;
     if (found === undefined) return unjudged('judged once the run has settled');

@@ -1,5 +1,8 @@
-/** The Check control and the Last stage check panel: the checker's run as it goes, then its report. */
-import type { CheckLine, CheckRunView } from '../check-view.js';
+/**
+ * The Check control and the Last stage check panel: the chosen stage's brief, the checker's run as it
+ * goes, then its report; and the Add a starter control beside Check.
+ */
+import type { CheckLine, CheckRunView, StagesView } from '../check-view.js';
 import { $, h, input, time } from './dom.js';
 
 /** A field of a loosely read record (the report is shown even when it is not the current schema's). */
@@ -104,4 +107,72 @@ export function addLine(line: CheckLine): void {
   $('check-output').hidden = false;
   lines.append(h('li', { text: line.text }));
   lines.scrollTop = lines.scrollHeight;
+}
+
+/** What GET /api/stages answered: each stage's brief, and the starter control's state. */
+let stages: StagesView | null = null;
+export function setStages(view: StagesView): void {
+  stages = view;
+}
+
+/**
+ * The chosen stage's brief (app/lab/stage-briefs.ts): what it must do, then each expectation the checker
+ * judges, under the alert that exercises it. Also whether Add a starter can be used for it.
+ */
+export function renderBrief(stage: string): void {
+  const box = $('stage-brief');
+  box.replaceChildren();
+  if (stages === null) return;
+  const brief = stages.briefs.find((b) => b.stage === stage);
+  if (brief === undefined) {
+    box.append(
+      h('p', { class: 'meta', text: 'all: every stage in turn. Choose a stage to see what it must do.' }),
+    );
+  } else {
+    const byWhen = new Map<string, string[]>();
+    for (const x of brief.expectations) byWhen.set(x.when, [...(byWhen.get(x.when) ?? []), x.text]);
+    box.append(
+      h('h3', { text: `What ${brief.title} must do` }),
+      h('p', { class: 'goal', text: brief.goal }),
+      h(
+        'ul',
+        { class: 'checks brief' },
+        ...[...byWhen].map(([when, texts]) =>
+          h(
+            'li',
+            {},
+            h('span', { class: 'meta', text: `the checker sends: ${when}` }),
+            h('ul', {}, ...texts.map((t) => h('li', { text: t }))),
+          ),
+        ),
+      ),
+    );
+  }
+  const button = document.getElementById('starter-add');
+  if (!(button instanceof HTMLButtonElement)) return;
+  const starter = stages.starter.stages.find((s) => s.stage === stage);
+  const why =
+    stages.starter.unavailable ??
+    (starter !== undefined
+      ? null
+      : stage === 'all'
+        ? 'Choose a stage: a starter is for one stage.'
+        : `${stage} is the first stage: there is nothing before it to start from.`);
+  button.disabled = why !== null;
+  button.title = why ?? `Adds "${starter?.name}" to your editor, unpublished.`;
+}
+
+/** What Add a starter answered: its lines (one per workflow added or updated), or why not. */
+export function renderStarter(
+  stage: string,
+  answer: { ok?: boolean; lines?: string[]; message?: string; error?: { message?: string } },
+): void {
+  const status = $('starter-status');
+  const lines = $('starter-lines');
+  status.textContent = answer.ok
+    ? `Starter for ${stage} added:`
+    : `No starter for ${stage}: ${answer.error?.message ?? answer.message ?? 'refused'}`;
+  status.dataset.state = answer.ok ? 'passed' : 'failed';
+  lines.replaceChildren(...(answer.lines ?? []).map((l) => h('li', { text: l })));
+  lines.hidden = (answer.lines ?? []).length === 0;
 }

@@ -3,8 +3,10 @@
  * /api/events sends with textContent only (never innerHTML) and posts the page's controls with its token.
  * The data it reads are the console's own answers, typed by the declarations the server builds them from.
  */
+
+import type { StagesView } from '../check-view.js';
 import type { ApprovalRequest, ConsoleView } from '../view.js';
-import { addLine, renderCheck, renderRun } from './check-panel.js';
+import { addLine, renderBrief, renderCheck, renderRun, renderStarter, setStages } from './check-panel.js';
 import { $, fill, h, input, say, time } from './dom.js';
 
 type Case = NonNullable<ConsoleView['state']>['cases'][number];
@@ -12,6 +14,7 @@ interface Answer {
   ok?: boolean;
   status?: number;
   message?: string;
+  lines?: string[];
   event_id?: string;
   error?: { message?: string };
   answer?: {
@@ -274,6 +277,19 @@ function tick(): void {
   }
 }
 
+/** Each stage's brief and the starter control's state: fixed for the console's life, read once. */
+async function loadStages(): Promise<void> {
+  try {
+    const res = await fetch('/api/stages');
+    if (!res.ok) return;
+    const stages: StagesView = await res.json();
+    setStages(stages);
+    renderBrief(input('check-stage').value);
+  } catch {
+    // The briefs stay away; Check still works.
+  }
+}
+
 function connect(): void {
   const es = new EventSource('/api/events');
   es.addEventListener('state', (e) => {
@@ -326,6 +342,12 @@ document.addEventListener('DOMContentLoaded', () => {
     const stage = input('check-stage').value;
     void act(`Check ${stage}`, '/api/check', { stage });
   });
+  input('check-stage').addEventListener('change', () => renderBrief(input('check-stage').value));
+  document.getElementById('starter-add')?.addEventListener('click', async () => {
+    const stage = input('check-stage').value;
+    renderStarter(stage, await act(`Add a starter for ${stage}`, '/api/starter', { stage }));
+  });
+  void loadStages();
   connect();
   setInterval(() => {
     if (view) tick();
