@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../lab/check-history.js';
 import {
   type CheckReport,
   CheckReportSchema,
@@ -106,8 +105,14 @@ export async function runCheck(
       notes,
       stopped,
     });
-    await mkdir(dirname(options.reportPath), { recursive: true });
-    await writeFile(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFileAtomic(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    // Every check, not only the last, for the class board's day (app/lab/check-history.ts); a history
+    // that cannot be written costs the board a line, never the trainee their result.
+    await appendHistory(historyPathOf(options.reportPath), historyLineOf(report)).catch((error: unknown) =>
+      output.err(
+        `check: the check history was not written: ${error instanceof Error ? error.message : error}`,
+      ),
+    );
     if (stopped !== null) {
       output.err(`check: ${stopped.message}`);
       return report;

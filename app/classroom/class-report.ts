@@ -1,23 +1,36 @@
 /**
- * The class as a grid: per trainee, each stage's verdict from the lab's last check (PASS, FAIL, UNJUDGED,
- * or not checked), the first hint of a failed stage, when it was checked and whether the lab is up. The
- * HTML, JSON and CSV writers all render this one model.
+ * The class as a grid, the one model the class report (HTML, JSON, CSV) and the live class board render:
+ * per trainee, each stage's verdict from the lab's last check (PASS, FAIL, UNJUDGED, or not checked), the
+ * first hint of a failed stage, when it was checked, when each stage first passed (from the lab's check
+ * history) and the lab's state.
  */
+import {
+  firstFailure,
+  type HistoryLine,
+  type JudgedVerdict,
+  parseHistory,
+  stageVerdictOf,
+} from '../lab/check-history.js';
 import { CheckReportSchema, STAGE_NAMES, type StageName } from '../lab/check-report.js';
-import type { ClassInput, LabInput } from './class-input.js';
+import { type ClassInput, ClassInputSchema, type LabInput, type LabState } from './class-input.js';
 
 /** `unjudged`: the stage was checked but none of its expectations could be judged (and none failed). */
-export type StageVerdict = 'pass' | 'fail' | 'unjudged' | 'not_checked';
+export type StageVerdict = JudgedVerdict | 'not_checked';
 
 export interface StageCell {
   verdict: StageVerdict;
   /** The first failed expectation's hint, for a failed stage. */
   hint: string | null;
   counts: { pass: number; fail: number; unjudged: number } | null;
+  /** The first check in the lab's history that passed this stage. */
+  first_passed_at: string | null;
 }
 
 export interface LabRow {
   name: string;
+  state: LabState;
+  state_detail: string | null;
+  /** state is running. */
   up: boolean;
   editor_url: string | null;
   console_url: string | null;
@@ -34,82 +47,131 @@ export interface LabRow {
   next_stage: StageName | null;
   /** Stages passed, in order from the first, before the first that did not pass. */
   passed_in_a_row: number;
+  /** The lab's checks, oldest first (its history), and how many history lines could not be read. */
+  checks: number;
+  history: HistoryLine[];
+  history_unreadable: number;
 }
 
 export interface ClassReport {
   generated_at: string;
+  /** When the host last wrote the labs' states; stale: more than STATES_STALE_MS before generated_at. */
+  states_at: string | null;
+  states_stale: boolean;
   stages: readonly StageName[];
   labs: LabRow[];
-  totals: { labs: number; up: number; checked: number; all_passed: number };
+  totals: { labs: number; running: number; checked: number; all_passed: number; checks: number };
 }
 
-const notChecked = (): StageCell => ({ verdict: 'not_checked', hint: null, counts: null });
+/** The host rewrites the states every 2 s: older than this, its loop has stopped. */
+export const STATES_STALE_MS = 10_000;
 
-function rowOf(lab: LabInput): LabRow {
-  const stages = Object.fromEntries(STAGE_NAMES.map((s) => [s, notChecked()])) as Record<
-    StageName,
-    StageCell
-  >;
-  const base = {
-    name: lab.name,
-    up: lab.up,
-    editor_url: lab.editor_url,
-    console_url: lab.console_url,
-    stages,
-  };
-  if (lab.report === null || lab.report === undefined) return { ...base, ...empty('never') };
-  const parsed = CheckReportSchema.safeParse(lab.report);
-  if (!parsed.success) return { ...base, ...empty('unreadable') };
-  const report = parsed.data;
-  for (const stage of report.stages) {
-    const failed = report.results.find((r) => r.stage === stage.stage && r.status === 'fail');
-    const { pass, fail, unjudged } = stage.counts;
-    stages[stage.stage] = {
-      verdict:
-        stage.status === 'fail' ? 'fail' : pass === 0 && fail === 0 && unjudged > 0 ? 'unjudged' : 'pass',
-      hint: failed?.hint ?? null,
-      counts: stage.counts,
-    };
+const cells = (): Record<StageName, StageCell> =>
+  Object.fromEntries(
+    STAGE_NAMES.map((s) => [s, { verdict: 'not_checked', hint: null, counts: null, first_passed_at: null }]),
+  ) as Record<StageName, StageCell>;
+
+const earlier = (a: string | null, b: string) => (a === null || Date.parse(b) < Date.parse(a) ? b : a);
+
+/** The last check's verdicts, from check-last.json (or, without a readable one, the history's last line). */
+function lastCheck(lab: LabInput, history: HistoryLine[], stages: Record<StageName, StageCell>) {
+  const parsed = lab.report === null ? null : CheckReportSchema.safeParse(lab.report);
+  if (parsed?.success) {
+    const report = parsed.data;
+    for (const stage of report.stages) {
+      const failed = report.results.find((r) => r.stage === stage.stage && r.status === 'fail');
+      stages[stage.stage] = {
+        ...stages[stage.stage],
+        verdict: stageVerdictOf(stage),
+        hint: failed?.hint ?? null,
+        counts: stage.counts,
+      };
+    }
+    const failure = firstFailure(report);
+    return {
+      check: 'checked',
+      checked_at: report.finished_at,
+      requested: report.requested,
+      passed: report.passed,
+      stopped: report.stopped?.message ?? null,
+      next_stage: failure?.stage ?? null,
+      next_hint: failure?.hint ?? null,
+    } as const;
   }
-  const next = STAGE_NAMES.find((s) => stages[s].verdict === 'fail') ?? null;
-  const firstNotPassed = STAGE_NAMES.findIndex((s) => stages[s].verdict !== 'pass');
+  const line = history.at(-1);
+  if (line === undefined || (parsed !== null && parsed !== undefined && !parsed.success)) {
+    const check = parsed === null || parsed === undefined ? 'never' : 'unreadable';
+    return { check, checked_at: null, requested: null, passed: null, stopped: null } as const;
+  }
+  for (const stage of STAGE_NAMES) {
+    const verdict = line.stages[stage];
+    if (verdict === undefined) continue;
+    const hint = stage === line.first_failed ? line.first_hint : null;
+    stages[stage] = { ...stages[stage], verdict, hint, counts: null };
+  }
   return {
-    ...base,
     check: 'checked',
-    checked_at: report.finished_at,
-    requested: report.requested,
-    passed: report.passed,
-    stopped: report.stopped?.message ?? null,
-    next_stage: next,
-    next_hint: report.stopped?.message ?? (next === null ? null : stages[next].hint),
-    passed_in_a_row: firstNotPassed === -1 ? STAGE_NAMES.length : firstNotPassed,
-  };
-}
-
-function empty(check: 'never' | 'unreadable') {
-  return {
-    check,
-    checked_at: null,
-    requested: null,
-    passed: null,
-    stopped: null,
-    next_stage: null,
-    next_hint: null,
-    passed_in_a_row: 0,
+    checked_at: line.at,
+    requested: line.requested,
+    passed: line.passed,
+    stopped: line.stopped ? line.first_hint : null,
+    next_stage: line.first_failed,
+    next_hint: line.first_hint,
   } as const;
 }
 
-export function buildClassReport(input: ClassInput): ClassReport {
+function rowOf(lab: LabInput): LabRow {
+  const stages = cells();
+  const { lines: history, unreadable } = parseHistory(
+    lab.history.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'),
+  );
+  const last = lastCheck(lab, history, stages);
+  for (const line of history)
+    for (const stage of STAGE_NAMES)
+      if (line.stages[stage] === 'pass')
+        stages[stage].first_passed_at = earlier(stages[stage].first_passed_at, line.at);
+  // A report written before the history was kept still counts.
+  if (last.check === 'checked' && last.checked_at !== null)
+    for (const s of STAGE_NAMES)
+      if (stages[s].verdict === 'pass')
+        stages[s].first_passed_at = earlier(stages[s].first_passed_at, last.checked_at);
+  const firstNotPassed = STAGE_NAMES.findIndex((s) => stages[s].verdict !== 'pass');
+  return {
+    name: lab.name,
+    state: lab.state,
+    state_detail: lab.state_detail === '' ? null : lab.state_detail,
+    up: lab.state === 'running',
+    editor_url: lab.editor_url,
+    console_url: lab.console_url,
+    stages,
+    next_stage: null,
+    next_hint: null,
+    ...last,
+    passed_in_a_row:
+      last.check !== 'checked' ? 0 : firstNotPassed === -1 ? STAGE_NAMES.length : firstNotPassed,
+    checks: history.length,
+    history,
+    history_unreadable: unreadable,
+  };
+}
+
+export function buildClassReport(document: ClassInput): ClassReport {
+  const input = ClassInputSchema.parse(document);
   const labs = input.labs.map(rowOf);
+  const statesAge =
+    input.states_at === null ? 0 : Date.parse(input.generated_at) - Date.parse(input.states_at);
   return {
     generated_at: input.generated_at,
+    states_at: input.states_at,
+    states_stale: statesAge > STATES_STALE_MS,
     stages: STAGE_NAMES,
     labs,
     totals: {
       labs: labs.length,
-      up: labs.filter((l) => l.up).length,
+      running: labs.filter((l) => l.state === 'running').length,
       checked: labs.filter((l) => l.check === 'checked').length,
       all_passed: labs.filter((l) => l.passed === true && l.requested === 'all').length,
+      checks: labs.reduce((n, l) => n + l.checks, 0),
     },
   };
 }

@@ -1,4 +1,8 @@
-/** The class report as CSV: one row per trainee, one column per stage (PASS, FAIL, UNJUDGED, not checked). */
+/**
+ * The class as CSV: class.csv, one row per trainee, one column per stage (PASS, FAIL, UNJUDGED, not
+ * checked) and one per stage for when it first passed; class-history.csv, one row per check of every lab.
+ */
+import { STAGE_NAMES } from '../lab/check-report.js';
 import type { ClassReport, StageVerdict } from './class-report.js';
 
 export const VERDICT_LABEL: Record<StageVerdict, string> = {
@@ -16,24 +20,51 @@ function field(value: string | number | boolean | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+const csv = (rows: (string | number | boolean | null)[][]) =>
+  `${rows.map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
+
 export function renderCsv(report: ClassReport): string {
   const header = [
     'trainee',
-    'lab_up',
+    'lab_state',
     'checked_at',
     'requested',
     ...report.stages,
     'next_stage',
     'next_hint',
+    'checks',
+    ...report.stages.map((s) => `${s}_first_passed`),
   ];
   const rows = report.labs.map((lab) => [
     lab.name,
-    lab.up ? 'up' : 'down',
+    lab.state,
     lab.check === 'checked' ? lab.checked_at : lab.check === 'never' ? 'never checked' : 'unreadable report',
     lab.requested,
     ...report.stages.map((s) => VERDICT_LABEL[lab.stages[s].verdict]),
     lab.next_stage,
     lab.next_hint,
+    lab.checks,
+    ...report.stages.map((s) => lab.stages[s].first_passed_at),
   ]);
-  return `${[header, ...rows].map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
+  return csv([header, ...rows]);
+}
+
+/** Every check of every lab, oldest first per trainee: the day's progress for a spreadsheet. */
+export function renderHistoryCsv(report: ClassReport): string {
+  const header = ['trainee', 'at', 'requested', 'passed', ...STAGE_NAMES, 'first_failed', 'first_hint'];
+  const rows = report.labs.flatMap((lab) =>
+    lab.history.map((line) => [
+      lab.name,
+      line.at,
+      line.requested,
+      line.passed,
+      ...STAGE_NAMES.map((s) => {
+        const verdict = line.stages[s];
+        return verdict === undefined ? 'not checked' : VERDICT_LABEL[verdict];
+      }),
+      line.first_failed,
+      line.first_hint,
+    ]),
+  );
+  return csv([header, ...rows]);
 }

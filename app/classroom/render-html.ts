@@ -1,68 +1,51 @@
 /**
- * The class report as one static page a trainer opens or projects: no script, no external file (its
- * style is inline), readable from the back of a room. Every value is escaped by hono/html.
+ * The class as one page, in two modes. The report: a static file a trainer opens or projects, no script,
+ * no external file (its style inline). The board: the same page served live, its style and script
+ * same-origin files, and its content (renderBoardContent) fetched again by the script every 2 s. Every
+ * value is escaped by hono/html.
  */
 import { html, raw } from 'hono/html';
 import type { ClassReport, LabRow, StageCell } from './class-report.js';
+import { CLASS_PAGE_CSS } from './page-style.js';
 import { VERDICT_LABEL } from './render-csv.js';
 
-const STYLE = `
-:root { --ink:#1c2430; --muted:#5d6b82; --line:#dfe4ec; --pass:#1d7a46; --pass-bg:#e3f4ea; --fail:#b4232c;
-  --fail-bg:#fde8e9; --unj:#7a5a00; --unj-bg:#fff4d6; --none:#8a96a8; --none-bg:#f3f5f8;
-  font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--ink); }
-body { margin: 0; background: #f4f6f9; }
-header { background: #16213a; color: #fff; padding: 18px 28px; display: flex; flex-wrap: wrap; gap: 10px 28px; align-items: baseline; }
-header h1 { margin: 0; font-size: 22px; }
-header p { margin: 0; color: #cfd8ea; }
-.totals { display: flex; gap: 10px; flex-wrap: wrap; padding: 16px 28px 0; }
-.total { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 8px 16px; }
-.total b { font-size: 22px; display: block; font-variant-numeric: tabular-nums; }
-main { padding: 16px 28px 28px; overflow-x: auto; }
-table { border-collapse: separate; border-spacing: 0; background: #fff; border: 1px solid var(--line); border-radius: 10px; min-width: 100%; }
-th, td { padding: 8px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-thead th { font-size: 12.5px; color: var(--muted); font-weight: 600; white-space: nowrap; position: sticky; top: 0; background: #fff; }
-thead th.stage { writing-mode: vertical-rl; transform: rotate(180deg); text-align: left; padding: 10px 6px; height: 110px; }
-tbody tr:last-child td, tbody tr:last-child th { border-bottom: 0; }
-th.trainee { font-size: 17px; white-space: nowrap; }
-.lab-state { display: inline-block; font-size: 12px; font-weight: 600; border-radius: 999px; padding: 1px 9px; margin-left: 6px; vertical-align: middle; }
-.lab-state.up { background: var(--pass-bg); color: var(--pass); }
-.lab-state.down { background: var(--fail-bg); color: var(--fail); }
-.links { font-size: 12.5px; color: var(--muted); font-weight: 400; margin-top: 2px; }
-.links a { color: var(--muted); }
-td.cell { text-align: center; font-weight: 700; font-size: 11.5px; letter-spacing: .02em; white-space: nowrap; padding: 8px 4px; width: 5.4em; }
-td.pass { background: var(--pass-bg); color: var(--pass); }
-td.fail { background: var(--fail-bg); color: var(--fail); }
-td.unjudged { background: var(--unj-bg); color: var(--unj); }
-td.not_checked { background: var(--none-bg); color: var(--none); font-weight: 400; }
-td.when { white-space: nowrap; color: var(--muted); font-size: 14px; }
-td.next { min-width: 22em; max-width: 40em; font-size: 14px; }
-td.next .stage-name { font-weight: 700; color: var(--fail); }
-td.next .none { color: var(--muted); font-style: italic; }
-tr.down th.trainee { color: var(--muted); }
-.legend { color: var(--muted); font-size: 13.5px; margin-top: 12px; }
-@media print { body { background: #fff; } header { color: #000; background: #fff; border-bottom: 2px solid #000; } header p { color: #333; } }
-`;
+export type PageMode = 'report' | 'board';
 
 function when(iso: string | null): string {
   if (iso === null) return '';
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-function cell(stage: string, c: StageCell) {
+/** A time of the same day as the page: HH:MM; of another day: MM-DD HH:MM (UTC both). */
+function short(iso: string, today: string): string {
+  return iso.slice(0, 10) === today.slice(0, 10)
+    ? iso.slice(11, 16)
+    : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+}
+
+function cell(stage: string, c: StageCell, today: string) {
   const label = VERDICT_LABEL[c.verdict];
   const title =
     c.verdict === 'fail' && c.hint !== null
       ? `${stage}: ${c.hint}`
       : c.counts
         ? `${stage}: ${c.counts.pass} passed, ${c.counts.fail} failed, ${c.counts.unjudged} unjudged`
-        : `${stage}: not checked`;
-  return html`<td class="cell ${c.verdict}" title="${title}" data-stage="${stage}">${c.verdict === 'not_checked' ? '–' : label}</td>`;
+        : `${stage}: ${c.verdict === 'not_checked' ? 'not checked' : label}`;
+  const first =
+    c.first_passed_at === null
+      ? ''
+      : html`<span class="first" title="first passed ${when(c.first_passed_at)}">✓ ${short(c.first_passed_at, today)}</span>`;
+  return html`<td class="cell ${c.verdict}" title="${title}${c.first_passed_at === null ? '' : `; first passed ${when(c.first_passed_at)}`}" data-stage="${stage}" data-first-passed="${c.first_passed_at ?? ''}"><span class="verdict">${c.verdict === 'not_checked' ? '–' : label}</span>${first}</td>`;
 }
 
 function checkedCell(lab: LabRow) {
+  const checks =
+    lab.checks === 0
+      ? ''
+      : html`<br><span class="checks">${lab.checks} check${lab.checks === 1 ? '' : 's'}</span>`;
   if (lab.check === 'never') return html`<td class="when">never checked</td>`;
-  if (lab.check === 'unreadable') return html`<td class="when">unreadable report</td>`;
-  return html`<td class="when">${when(lab.checked_at)}<br>up to ${lab.requested}</td>`;
+  if (lab.check === 'unreadable') return html`<td class="when">unreadable report${checks}</td>`;
+  return html`<td class="when">${when(lab.checked_at)}<br>up to ${lab.requested}${checks}</td>`;
 }
 
 function nextCell(lab: LabRow) {
@@ -74,44 +57,81 @@ function nextCell(lab: LabRow) {
   return html`<td class="next"><span class="none">${lab.requested === 'all' ? 'every stage passed' : `passed up to ${lab.requested}; check the next stage`}</span></td>`;
 }
 
-export function renderHtml(report: ClassReport) {
+function trainee(lab: LabRow) {
+  const links =
+    lab.editor_url || lab.console_url
+      ? html`<div class="links">${lab.editor_url ? html`<a href="${lab.editor_url}">editor</a>` : ''}${lab.editor_url && lab.console_url ? ' · ' : ''}${lab.console_url ? html`<a href="${lab.console_url}">console</a>` : ''}</div>`
+      : '';
+  const detail = lab.state_detail === null ? '' : html`<div class="state-detail">${lab.state_detail}</div>`;
+  return html`<th class="trainee" scope="row">${lab.name}<span class="lab-state ${lab.state}">${lab.state}</span>${detail}${links}</th>`;
+}
+
+function notice(report: ClassReport) {
+  if (report.states_stale && report.states_at !== null)
+    return html`<p class="notice" role="status">The lab states were last written at ${when(report.states_at)}: is make class-board still running?</p>`;
+  return '';
+}
+
+/** What the board's script swaps in place: everything that follows the header. */
+export function renderBoardContent(report: ClassReport) {
   const { totals } = report;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Class report · SOAR lab</title>
-<style>${raw(STYLE)}</style>
-</head>
-<body>
-<header>
-  <h1>Class report</h1>
-  <p>Suspicious Login Response · each trainee's last stage check · made ${when(report.generated_at)}</p>
-</header>
+  const today = report.generated_at;
+  return html`${notice(report)}
 <section class="totals" aria-label="totals">
   <div class="total"><b>${totals.labs}</b>trainees</div>
-  <div class="total"><b>${totals.up}</b>labs up</div>
+  <div class="total"><b>${totals.running}</b>labs running</div>
   <div class="total"><b>${totals.checked}</b>checked</div>
   <div class="total"><b>${totals.all_passed}</b>passed every stage</div>
+  <div class="total"><b>${totals.checks}</b>checks so far</div>
 </section>
 <main>
 <table>
 <thead><tr><th>trainee</th><th>last check</th>${report.stages.map((s) => html`<th class="stage" scope="col">${s}</th>`)}<th>next step (first failed stage and its hint)</th></tr></thead>
 <tbody>
 ${report.labs.map(
-  (lab) => html`<tr class="${lab.up ? 'up' : 'down'}" data-lab="${lab.name}">
-<th class="trainee" scope="row">${lab.name}<span class="lab-state ${lab.up ? 'up' : 'down'}">${lab.up ? 'up' : 'down'}</span>
-${lab.editor_url || lab.console_url ? html`<div class="links">${lab.editor_url ? html`<a href="${lab.editor_url}">editor</a>` : ''}${lab.editor_url && lab.console_url ? ' · ' : ''}${lab.console_url ? html`<a href="${lab.console_url}">console</a>` : ''}</div>` : ''}</th>
+  (lab) => html`<tr data-lab="${lab.name}" data-state="${lab.state}">
+${trainee(lab)}
 ${checkedCell(lab)}
-${report.stages.map((s) => cell(s, lab.stages[s]))}
+${report.stages.map((s) => cell(s, lab.stages[s], today))}
 ${nextCell(lab)}
 </tr>`,
 )}
 </tbody>
 </table>
-<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached).</p>
-</main>
+<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached) · ✓ 10:42: when the stage first passed, from the lab's check history (UTC).</p>
+</main>`;
+}
+
+export function renderHtml(report: ClassReport, mode: PageMode = 'report') {
+  const board = mode === 'board';
+  const title = board ? 'Class board · SOAR lab' : 'Class report · SOAR lab';
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+${
+  board
+    ? html`<link rel="stylesheet" href="/board.css">
+<script src="/board.js" defer></script>`
+    : html`<style>${raw(CLASS_PAGE_CSS)}</style>`
+}
+</head>
+<body>
+<header>
+  <h1>${board ? 'Class board' : 'Class report'}</h1>
+  ${
+    board
+      ? html`<p>Suspicious Login Response · every trainee's checks, as they land</p>
+  <p id="live" class="live" data-state="connecting" aria-live="polite">connecting…</p>
+  <nav aria-label="exports"><a href="/class.csv">class.csv</a><a href="/class-history.csv">class-history.csv</a><a href="/class.json">class.json</a></nav>`
+      : html`<p>Suspicious Login Response · each trainee's last stage check · made ${when(report.generated_at)}</p>`
+  }
+</header>
+<div id="board">
+${renderBoardContent(report)}
+</div>
 </body>
 </html>
 `;

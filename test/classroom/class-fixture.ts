@@ -3,7 +3,7 @@
  * (CheckReportSchema), so a report the checker could not write is not accepted here either.
  */
 
-import type { ClassInput } from '../../app/classroom/class-input.js';
+import type { ClassInput, LabState } from '../../app/classroom/class-input.js';
 import {
   type CheckReport,
   CheckReportSchema,
@@ -81,9 +81,10 @@ export const ENRICH_HINT =
 export const STOPPED_LINE =
   'nothing listens on POST /webhook/suspicious-login (n8n answered 404): publish your alert workflow';
 
-const lab = (name: string, port: number, up: boolean, report: unknown) => ({
+const lab = (name: string, port: number, state: LabState | boolean, report: unknown) => ({
   name,
-  up,
+  // A boolean: the document's first shape (`up`), which still reads.
+  ...(typeof state === 'boolean' ? { up: state } : { state }),
   editor_url: `http://127.0.0.1:${5600 + port}`,
   console_url: `http://127.0.0.1:${8000 + port}`,
   report,
@@ -92,11 +93,11 @@ const lab = (name: string, port: number, up: boolean, report: unknown) => ({
 export const CLASS: ClassInput = {
   generated_at: '2026-11-24T10:02:00.000Z',
   labs: [
-    lab('alice', 1, true, checkReport('all', { unjudged: 'webhook' })),
-    lab('bob', 2, true, checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT })),
-    lab('carol', 3, true, checkReport('all', { stoppedAt: 'webhook', hint: STOPPED_LINE })),
-    lab('dave', 4, false, checkReport('validate')),
+    lab('alice', 1, 'running', checkReport('all', { unjudged: 'webhook' })),
+    lab('bob', 2, 'running', checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT })),
+    lab('carol', 3, 'broken', checkReport('all', { stoppedAt: 'webhook', hint: STOPPED_LINE })),
+    lab('dave', 4, 'stopped', checkReport('validate')),
     lab('erin', 5, true, null),
-    lab('frank <script>', 6, false, null),
+    lab('frank <script>', 6, 'absent', null),
   ],
 };

@@ -58,10 +58,10 @@ afterAll(async () => {
 });
 
 const cellText = (lab: string, stage: string) =>
-  page.textContent(`tr[data-lab="${lab}"] td[data-stage="${stage}"]`);
+  page.textContent(`tr[data-lab="${lab}"] td[data-stage="${stage}"] .verdict`);
 
 describe('the class report in chromium', () => {
-  it('shows trainee × stage with PASS / FAIL / UNJUDGED / not checked, the hint, when, and up or down', async () => {
+  it('shows trainee × stage with PASS / FAIL / UNJUDGED / not checked, the hint, when, first passes and lab states', async () => {
     await page.goto(`file://${join(dir, 'class.html')}`);
     expect(await page.title()).toBe('Class report · SOAR lab');
     expect(await page.locator('tbody tr').count()).toBe(CLASS.labs.length);
@@ -73,6 +73,9 @@ describe('the class report in chromium', () => {
     expect(await page.getAttribute('tr[data-lab="bob"] td[data-stage="enrich"]', 'title')).toBe(
       `enrich: ${ENRICH_HINT}`,
     );
+    // A stage that passed shows when it first did (here: the last check, there being no history).
+    expect(await page.textContent('tr[data-lab="bob"] td[data-stage="validate"] .first')).toBe('✓ 09:41');
+    expect(await page.locator('tr[data-lab="bob"] td[data-stage="enrich"] .first').count()).toBe(0);
     expect(await cellText('bob', 'approve')).toBe('–');
     expect(await page.textContent('tr[data-lab="bob"] td.next')).toBe(`enrich: ${ENRICH_HINT}`);
     expect(await page.textContent('tr[data-lab="bob"] td.when')).toBe('2026-11-24 09:41 UTCup to decide');
@@ -80,13 +83,16 @@ describe('the class report in chromium', () => {
       /^stopped: nothing listens on POST \/webhook\/suspicious-login/,
     );
 
-    // A lab that is down: marked, its last check still shown. A lab never checked: said so.
-    expect(await page.textContent('tr[data-lab="dave"] .lab-state')).toBe('down');
+    // A lab that is stopped: marked, its last check still shown. A lab never checked: said so.
+    expect(await page.textContent('tr[data-lab="dave"] .lab-state')).toBe('stopped');
+    expect(await page.textContent('tr[data-lab="carol"] .lab-state')).toBe('broken');
     expect(await cellText('dave', 'validate')).toBe('PASS');
     expect(await page.textContent('tr[data-lab="erin"] td.when')).toBe('never checked');
     expect(await page.locator('tr[data-lab="erin"] td.not_checked').count()).toBe(STAGE_NAMES.length);
     // A trainee-chosen name is text, not markup.
-    expect(await page.textContent('tr[data-lab="frank <script>"] th.trainee')).toMatch(/^frank <script>down/);
+    expect(await page.textContent('tr[data-lab="frank <script>"] th.trainee')).toMatch(
+      /^frank <script>absent/,
+    );
 
     // Colours come from the inline style: a FAIL cell is red on pink, a PASS green.
     const colour = (lab: string, stage: string) =>

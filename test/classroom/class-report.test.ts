@@ -9,6 +9,8 @@ import { STAGE_NAMES } from '../../app/lab/check-report.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, checkReport, ENRICH_HINT, STOPPED_LINE } from './class-fixture.js';
 
+const AT = '2026-11-24T09:41:07.000Z';
+
 async function cli(args: string[], stdin: string) {
   const proc = spawnNode('app/classroom/report-cli.ts', args);
   proc.child.stdin.end(stdin);
@@ -58,16 +60,44 @@ describe('the class as a grid', () => {
     expect(row('carol')).toMatchObject({ stopped: STOPPED_LINE, next_hint: STOPPED_LINE, passed: false });
   });
 
-  it('a lab that is down keeps its last check; a lab never checked says so', () => {
+  it('a lab that is stopped keeps its last check; a lab never checked says so', () => {
     expect(row('dave')).toMatchObject({
+      state: 'stopped',
       up: false,
       check: 'checked',
       requested: 'validate',
       passed_in_a_row: 2,
     });
-    expect(row('erin')).toMatchObject({ up: true, check: 'never', checked_at: null, passed: null });
+    // The document's first shape (`up: true`) reads as running.
+    expect(row('erin')).toMatchObject({
+      state: 'running',
+      up: true,
+      check: 'never',
+      checked_at: null,
+      passed: null,
+    });
     expect(verdicts('erin').every((v) => v === 'not_checked')).toBe(true);
-    expect(buildClassReport(CLASS).totals).toEqual({ labs: 6, up: 4, checked: 4, all_passed: 1 });
+    expect(buildClassReport(CLASS).totals).toEqual({
+      labs: 6,
+      running: 3,
+      checked: 4,
+      all_passed: 1,
+      checks: 0,
+    });
+    expect(buildClassReport(CLASS).labs.map((l) => l.state)).toEqual([
+      'running',
+      'running',
+      'broken',
+      'stopped',
+      'running',
+      'absent',
+    ]);
+  });
+
+  it('without a history, a stage first passed in the last check (a report written before the history)', () => {
+    expect(row('alice').stages.validate.first_passed_at).toBe(AT);
+    expect(row('alice').stages.webhook.first_passed_at).toBeNull();
+    expect(row('bob').stages.enrich.first_passed_at).toBeNull();
   });
 
   it('a report that is not the checker’s marks that lab unreadable, not the class', () => {
@@ -88,12 +118,12 @@ describe('report-cli', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      `trainee,lab_up,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint`,
+      `trainee,lab_state,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint,checks,${STAGE_NAMES.map((s) => `${s}_first_passed`).join(',')}`,
     );
     expect(lines[2]).toBe(
-      `bob,up,2026-11-24T09:41:07.000Z,decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}"`,
+      `bob,running,${AT},decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}",0,${AT},${AT},,${AT},${AT}${','.repeat(6)}`,
     );
-    expect(lines[5]).toMatch(/^erin,up,never checked,,not checked,/);
+    expect(lines[5]).toMatch(/^erin,running,never checked,,not checked,/);
     expect(stdout).toBe(renderCsv(buildClassReport(CLASS)));
   });
 
@@ -113,7 +143,7 @@ describe('report-cli', () => {
       }),
     );
     expect(csv.split('\r\n')[1]).toBe(
-      `"'=HYPERLINK(""x"")",up,2026-11-24T09:41:07.000Z,webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b"""`,
+      `"'=HYPERLINK(""x"")",running,${AT},webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b""",0${','.repeat(11)}`,
     );
   });
 
@@ -133,7 +163,12 @@ describe('report-cli', () => {
   });
 
   it.each([
-    [['--format', 'pdf'], '{}', /^class-report: --format must be html, json or csv, not "pdf"\n/],
+    [
+      ['--format', 'pdf'],
+      '{}',
+      /^class-report: --format must be html, json, csv or history-csv, not "pdf"\n/,
+    ],
+    [['--saved', '/tmp'], '{}', /^class-report: --saved and --states go with --labs\n/],
     [['--bogus'], '{}', /^class-report: Unknown option '--bogus'/],
     [['--format', 'csv'], 'not json', /^class-report: stdin is not JSON/],
     [
@@ -146,7 +181,11 @@ describe('report-cli', () => {
       '{"generated_at":"yesterday","labs":[]}',
       /^class-report: stdin is not a class document: generated_at: /,
     ],
-    [['--format', 'csv'], '{"generated_at":"2026-11-24T10:02:00Z","labs":[{"name":"a"}]}', /labs\.0\.up: /],
+    [
+      ['--format', 'csv'],
+      '{"generated_at":"2026-11-24T10:02:00Z","labs":[{"name":"a"}]}',
+      /labs\.0\.state: a lab needs its state \(or up\)/,
+    ],
   ])('refuses %j with %j: one line, exit 2, nothing on stdout', async (args, stdin, message) => {
     const { code, stdout, stderr } = await cli(args, stdin);
     expect(code).toBe(2);

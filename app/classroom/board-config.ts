@@ -1,0 +1,52 @@
+/** The class board's settings, from the environment, parsed once by zod; loadBoardConfig is pure. */
+import { z } from 'zod';
+
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+export const BoardConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.coerce.number().int('must be a whole number').min(0).max(65535).default(8080),
+  /** One folder per lab (its reports volume, read-only). */
+  labs: z.string().startsWith('/', 'must be an absolute path').default('/labs'),
+  /** The host's reports/ (copies of each lab's last check), for labs whose volume is gone. */
+  saved: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** The host's states file (docker/lab/board.sh writes it every 2 s). */
+  states: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** Host names served besides 127.0.0.1, [::1] and localhost (LAB_BIND). */
+  allowedHosts: list.default([]),
+  /** The board's own secret: set, every page needs a session a sign-in with it opened. */
+  secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
+});
+export type BoardConfig = z.infer<typeof BoardConfigSchema>;
+
+export const BOARD_ENV = {
+  host: 'BOARD_HOST',
+  port: 'BOARD_PORT',
+  labs: 'BOARD_LABS',
+  saved: 'BOARD_SAVED',
+  states: 'BOARD_STATES',
+  allowedHosts: 'BOARD_ALLOWED_HOSTS',
+  secret: 'CLASS_BOARD_SECRET',
+} as const;
+
+/** Throws one line naming the variable on a bad value; an empty variable is unset. */
+export function loadBoardConfig(env: Record<string, string | undefined>): BoardConfig {
+  const raw = Object.fromEntries(
+    Object.entries(BOARD_ENV)
+      .map(([key, name]) => [key, env[name]])
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = BoardConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? '');
+    const name = key in BOARD_ENV ? BOARD_ENV[key as keyof typeof BOARD_ENV] : key;
+    throw new Error(`${name}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}

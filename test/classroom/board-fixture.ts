@@ -1,0 +1,89 @@
+/**
+ * A class on disk as the board sees it: one reports folder per lab (what the lab's `lab-reports` volume
+ * holds), the host's states file, and a check landing in a lab the way the checker writes it
+ * (check-last.json whole, then one history line). Also a board served over real HTTP on loopback.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { BoardDeps } from '../../app/classroom/board-app.js';
+import { createBoardApp } from '../../app/classroom/board-app.js';
+import type { StatesFile } from '../../app/classroom/class-input.js';
+import { LabFolders } from '../../app/classroom/lab-folders.js';
+import { appendHistory, HISTORY_FILE, historyLineOf, writeFileAtomic } from '../../app/lab/check-history.js';
+import type { CheckReport } from '../../app/lab/check-report.js';
+
+export interface ClassOnDisk {
+  root: string;
+  labs: string;
+  saved: string;
+  states: string;
+  remove(): void;
+}
+
+export function classOnDisk(names: readonly string[]): ClassOnDisk {
+  const root = mkdtempSync(join(tmpdir(), 'soar-board-'));
+  const on: ClassOnDisk = {
+    root,
+    labs: join(root, 'labs'),
+    saved: join(root, 'saved'),
+    states: join(root, 'state', 'states.json'),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+  for (const name of names) mkdirSync(join(on.labs, name), { recursive: true });
+  mkdirSync(join(root, 'state'));
+  return on;
+}
+
+type StateLine = StatesFile['labs'][number];
+
+/** The host's states file, written as board.sh writes it (temp file, then a rename). */
+export async function writeStates(
+  on: ClassOnDisk,
+  labs: readonly (Pick<StateLine, 'name' | 'state'> & Partial<StateLine>)[],
+  at: Date = new Date(),
+): Promise<void> {
+  await writeFileAtomic(on.states, JSON.stringify({ at: at.toISOString(), labs }));
+}
+
+/** A check landing in a lab: what the checker writes (run-check.ts), in the same order. */
+export async function landCheck(on: ClassOnDisk, name: string, report: CheckReport): Promise<void> {
+  const folder = join(on.labs, name);
+  await writeFileAtomic(join(folder, 'check-last.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await appendHistory(join(folder, HISTORY_FILE), historyLineOf(report));
+}
+
+export async function writeRaw(on: ClassOnDisk, name: string, file: string, text: string): Promise<void> {
+  await mkdir(join(on.labs, name), { recursive: true });
+  await writeFile(join(on.labs, name, file), text);
+}
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The board's app on a real socket (127.0.0.1, a free port). */
+export async function serveBoard(on: ClassOnDisk, deps: Partial<BoardDeps> = {}): Promise<Served> {
+  const app = createBoardApp({
+    folders: new LabFolders({ labs: on.labs, saved: on.saved, states: on.states }),
+    allowedHosts: [],
+    sessions: undefined,
+    ...deps,
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
