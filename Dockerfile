@@ -20,6 +20,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json esbuild.config.mjs ./
 COPY app ./app
 RUN npm run build \
+  && mkdir reports \
   && npm ci --omit=dev --ignore-scripts \
   && rm -rf app tsconfig.json tsconfig.build.json esbuild.config.mjs package-lock.json
 
@@ -32,6 +33,8 @@ WORKDIR /app
 COPY --from=artefacts /app/package.json ./package.json
 COPY --from=artefacts /app/node_modules ./node_modules
 COPY --from=artefacts /app/dist ./dist
+# The lab's reports volume is mounted here: owned by the service's user, so a new volume is too.
+COPY --from=artefacts --chown=1000:1000 /app/reports /reports
 # uid 1000 is `node` in the official image (and in the engine test's base); numeric, so no passwd lookup.
 USER 1000:1000
 EXPOSE 8081

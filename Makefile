@@ -10,7 +10,7 @@ PORT ?= 8081
 TARGET ?= lab
 STAGE ?= all
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-lab bench acceptance check up down reset solution health state logs class-up class-down class-report roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-editor test-lab bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -64,6 +64,9 @@ test-n8n: build ## the n8n client's CLI and the scripted trainee on the pinned n
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
 
+test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI entry point; SHOTS=docs/img rewrites the guide's screenshots
+	bash test/editor/run.sh
+
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
 	bash test/lab/run.sh
 
@@ -80,11 +83,26 @@ check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...];
 	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
 	else $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target reference $(ARGS); fi
 
+starter: ## for a trainee stuck at STAGE=<stage>: the reference up to the stage before, added unpublished to the editor
+	bash docker/lab.sh starter $(STAGE)
+
 up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
 	bash docker/lab.sh up
 
-down: ## remove the lab: containers, volumes (its workflows), settings and secrets; reports/ stays
+down: ## save the lab's workflows to saved/<lab>/, then remove the lab (a failed save removes nothing; FORCE=1)
 	bash docker/lab.sh down
+
+save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/ (trainer-only)
+	bash docker/lab.sh save
+
+restore: ## the latest save (or FROM=saved/<lab>/<time>) back into the running lab, published ones published
+	bash docker/lab.sh restore
+
+stop: ## stop the lab's containers for the night; workflows, login and settings are kept
+	bash docker/lab.sh stop
+
+start: ## start a stopped lab again: same login, published workflows listening, the same addresses
+	bash docker/lab.sh start
 
 reset: ## between exercises: stop unfinished runs, clear the destination systems; the workflows stay
 	bash docker/lab.sh reset
@@ -104,11 +122,26 @@ logs: ## follow the lab's logs
 class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
 	bash docker/lab.sh class-up
 
-class-down: ## remove every lab of ROSTER=<file>
+class-down: ## save, then remove, every lab of ROSTER=<file>
 	bash docker/lab.sh class-down
 
-class-report: ## every lab's last stage check: reports/class.html, class.json, class.csv (ROSTER=<file>)
+class-save: ## make save for every lab of ROSTER=<file>
+	bash docker/lab.sh class-save
+
+class-stop: ## make stop for every lab of ROSTER=<file>
+	bash docker/lab.sh class-stop
+
+class-start: ## make start for every lab of ROSTER=<file>
+	bash docker/lab.sh class-start
+
+class-restore: ## make restore (each lab's latest save) for every lab of ROSTER=<file>
+	bash docker/lab.sh class-restore
+
+class-report: ## every lab's checks: reports/class.html, class.json, class.csv, class-history.csv (ROSTER=<file>)
 	bash docker/lab.sh class-report
+
+class-board: ## a live page of the class for the trainer (ROSTER=<file>; CLASS_BOARD_PORT, default 8080); Ctrl-C stops it
+	bash docker/lab.sh class-board
 
 roster: ## print the class roster (URLs, logins, ssh -L lines) and write labs/class-roster.txt (ROSTER=<file>)
 	bash docker/lab.sh roster

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The lab's commands, called by make. Each takes LAB=<name> (default: the single lab of this machine).
 #
-#   up | down | reset | solution     start (an exercise unless LAB_MODE=demo) | remove | a clean exercise |
-#                                    publish the reference workflows
+#   up | down | reset | solution     start (an exercise unless LAB_MODE=demo) | save, then remove | a clean
+#                                    exercise | publish the reference workflows
+#   save | restore | stop | start     the workflows to saved/ | back from a save (FROM=) | keep all, stopped |
+#                                    started again
 #   check STAGE [ARGS] | acceptance [lab|n8n|reference]   the stage checker | the matrix, inside the lab
+#   starter STAGE                    a workflow complete up to the stage before STAGE, added unpublished
 #   health | state | logs [SVC] | api METHOD PATH [JSON]  the mock API through its container; the logs
-#   class-up | class-down | class-report | roster         a class from ROSTER=<file>
+#   class-up | class-down | class-save | class-stop | class-start | class-restore | class-report |
+#   class-board | roster                                  a class from ROSTER=<file>
 #   bundle                                                every image in one archive (LAB_BUNDLE)
 #
 # The parts, one concern each, are in docker/lab/: common, net (IPv4 arithmetic), settings, preflight
-# (refusals), compose, tools (what runs inside the lab), lifecycle, class, bundle.
+# (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), class,
+# board (the live class board and the class report), bundle.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,8 +33,12 @@ cd "$ROOT"
 . "$ROOT/docker/lab/tools.sh"
 # shellcheck source=lab/lifecycle.sh
 . "$ROOT/docker/lab/lifecycle.sh"
+# shellcheck source=lab/keep.sh
+. "$ROOT/docker/lab/keep.sh"
 # shellcheck source=lab/class.sh
 . "$ROOT/docker/lab/class.sh"
+# shellcheck source=lab/board.sh
+. "$ROOT/docker/lab/board.sh"
 # shellcheck source=lab/bundle.sh
 . "$ROOT/docker/lab/bundle.sh"
 
@@ -60,6 +69,10 @@ main() {
     reset) cmd_reset ;;
     solution) cmd_solution ;;
     prepare) cmd_prepare ;;
+    create) cmd_create ;;
+    save) cmd_save ;;
+    restore) cmd_restore ;;
+    stop) cmd_stop ;;
     start) cmd_start ;;
     health) need_running_lab && api GET /health ;;
     state) need_running_lab && api GET /state ;;
@@ -67,14 +80,21 @@ main() {
     api) need_running_lab && api "$@" ;;
     acceptance) cmd_acceptance "$@" ;;
     check) cmd_check "$@" ;;
+    starter) cmd_starter "$@" ;;
     fetch-report) need_running_lab && copy_report check-last.json ;;
     where-short) where_short ;;
+    sshd-settings) sshd_settings ;;
     class-up) cmd_class_up ;;
-    class-down) cmd_class_down ;;
-    class-report) cmd_class_report ;;
+    class-down) cmd_class_each down ;;
+    class-save) cmd_class_each save ;;
+    class-stop) cmd_class_each stop ;;
+    class-start) cmd_class_each start ;;
+    class-restore) cmd_class_each restore ;;
+    class-report) cmd_class_report_from_labs ;;
+    class-board) cmd_class_board ;;
     roster) need_docker && cmd_roster ;;
     bundle) cmd_bundle ;;
-    *) die "usage: docker/lab.sh up|down|reset|solution|check STAGE|acceptance [lab|n8n|reference]|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-report|roster|bundle" ;;
+    *) die "usage: docker/lab.sh up|down|reset|solution|save|restore|stop|start|check STAGE|starter STAGE|acceptance [lab|n8n|reference]|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-save|class-stop|class-start|class-restore|class-report|class-board|roster|bundle" ;;
   esac
 }
 

@@ -4,6 +4,9 @@
  *   node dist/app/n8n/cli.js setup                  < {"email","password","firstName","lastName"[,"apiKey"]}
  *   node dist/app/n8n/cli.js solution [FILE...]     (default: every *.json in /lab/workflows)
  *   node dist/app/n8n/cli.js stop-runs
+ *   node dist/app/n8n/cli.js unpublish ID... | republish ID...   (make restore: app/n8n/restore.ts)
+ *   node dist/app/n8n/cli.js starter STAGE [FILE...] (the reference exports, as for solution, cut up to the stage
+ *                                                    before STAGE, added unpublished: app/n8n/starter.ts; LAB_STARTERS=off refuses)
  *   node dist/app/n8n/cli.js webhook-listening PATH
  *   node dist/app/n8n/cli.js init                   (the Kubernetes lab's set-up container: app/n8n/init.ts)
  * Env: N8N_URL (e.g. http://n8n:5678); N8N_API_KEY for solution and stop-runs; for init N8N_OWNER_EMAIL,
@@ -13,15 +16,20 @@
  */
 import { z } from 'zod';
 import { withKeyFile } from '../lab/key-file.js';
-import { N8nError } from './client.js';
+import { N8nError, PublicApi } from './client.js';
 import { initLab } from './init.js';
+import { republishIds, unpublishIds } from './restore.js';
 import { setupLab } from './setup.js';
 import { importSolution, readReferences, SolutionRefused } from './solution.js';
+import { addStarter, STARTERS_VALUES, StarterRefused } from './starter.js';
 import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
 import { postWebhookListening } from './webhooks.js';
 
 const USAGE =
-  'usage: cli.js setup|solution [FILE...]|stop-runs|webhook-listening PATH|init (env N8N_URL, N8N_API_KEY)';
+  'usage: cli.js setup|solution [FILE...]|stop-runs|unpublish ID...|republish ID...|starter STAGE [FILE...]|webhook-listening PATH|init (env N8N_URL, N8N_API_KEY)';
+
+/** A workflow id as n8n makes them (letters and digits); anything else on argv is refused. */
+const WorkflowIdsSchema = z.array(z.string().regex(/^[A-Za-z0-9]{1,64}$/));
 
 /** How long init waits for n8n main to be ready: a first start on a busy node takes minutes. */
 const INIT_WAIT_MS = 600_000;
@@ -74,6 +82,23 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
       const stopped = await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: apiKey() });
       return { lines: [`stopped ${stopped} unfinished workflow run(s)`], code: 0 };
     }
+    case 'unpublish':
+    case 'republish': {
+      const ids = WorkflowIdsSchema.safeParse(args);
+      if (!ids.success) throw new UsageError(`${command} takes workflow ids (letters and digits)`);
+      const api = new PublicApi({ url: env('N8N_URL') }, apiKey());
+      if (command === 'republish') return { lines: await republishIds(api, ids.data), code: 0 };
+      return { lines: [`unpublished ${await unpublishIds(api, ids.data)} workflow(s)`], code: 0 };
+    }
+    case 'starter': {
+      const [stage, ...files] = args;
+      if (!stage) throw new UsageError('starter takes a STAGE [FILE...]');
+      const starters = process.env.LAB_STARTERS?.trim() || 'on';
+      const known = STARTERS_VALUES.find((v) => v === starters);
+      if (!known) throw new UsageError(`LAB_STARTERS=${starters} is not on or off`);
+      const connect = () => new PublicApi({ url: env('N8N_URL') }, apiKey());
+      return { lines: await addStarter(connect, stage, known, () => readReferences(files)), code: 0 };
+    }
     case 'webhook-listening': {
       const [path, ...rest] = args;
       if (!path || rest.length > 0) throw new UsageError('webhook-listening takes one PATH');
@@ -83,6 +108,8 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
         code: listening ? 0 : 1,
       };
     }
+    case 'k8s-init':
+      return (await import('./k8s-init.js')).k8sInit(args, process.env);
     case 'init': {
       if (args.length > 0) throw new UsageError('init takes no argument');
       const mode = process.env.LAB_MODE?.trim() || 'exercise';
@@ -126,7 +153,11 @@ run(command, args).then(
   (err: unknown) => {
     const usage = err instanceof UsageError;
     const known =
-      usage || err instanceof N8nError || err instanceof SolutionRefused || err instanceof StopRunsError;
+      usage ||
+      err instanceof N8nError ||
+      err instanceof SolutionRefused ||
+      err instanceof StopRunsError ||
+      err instanceof StarterRefused;
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(
       `n8n ${command ?? ''}: ${known ? message : `failed: ${message}`}${usage ? ` (${USAGE})` : ''}\n`.replace(

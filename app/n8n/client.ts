@@ -52,6 +52,8 @@ export interface WorkflowBody {
   nodes: unknown[];
   connections: Record<string, unknown>;
   settings: Record<string, unknown>;
+  /** The editor's pinned data: a node's name to the items it shows instead of running. */
+  pinData?: Record<string, unknown[]>;
 }
 
 export interface ClientOptions {

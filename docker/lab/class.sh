@@ -47,17 +47,19 @@ cmd_class_up() {
   else
     say "starting$new"
     for name in $new; do lab_sh "$name" prepare || exit 1; done
-    for name in $new; do LAB_SKIP_BUILD=1 lab_sh "$name" start || exit 1; done
+    for name in $new; do LAB_SKIP_BUILD=1 lab_sh "$name" create || exit 1; done
   fi
   for name in $CLASS; do LAB_SKIP_BUILD=1 lab_sh "$name" up >/dev/null || die "lab $name did not come up (make logs LAB=$name)"; done
   cmd_roster
   say "the class is up ($(echo "$CLASS" | wc -w) labs) after $(since "$start") s"
 }
 
-cmd_class_down() {
+# class-down, class-save, class-stop, class-start, class-restore: the lab command for each trainee in turn;
+# the first that fails stops the rest (class-down: a lab whose save failed, and those after it, stay).
+cmd_class_each() {
   local name
   class_names
-  for name in $CLASS; do lab_sh "$name" down || exit 1; done
+  for name in $CLASS; do lab_sh "$name" "$1" || die "stopped at lab $name; the labs after it were not touched"; done
 }
 
 # The roster a trainer hands out, written to labs/class-roster.txt (private: it holds the logins).
@@ -68,9 +70,11 @@ cmd_roster() {
   (
     umask 077
     for name in $CLASS; do lab_sh "$name" where-short || echo "$name: not running"; done >"$file"
+    mkdir -p "$LAB_DIR/labs/sshd"
+    for name in $CLASS; do lab_sh "$name" sshd-settings >"$LAB_DIR/labs/sshd/$name.conf" 2>/dev/null || rm -f "$LAB_DIR/labs/sshd/$name.conf"; done
   )
   cat "$file"
-  say "the roster is in ${file#"$LAB_DIR"/}"
+  say "the roster is in ${file#"$LAB_DIR"/}; each trainee's sshd settings (their own two tunnels only) in labs/sshd/<name>.conf"
 }
 
 # One lab's line in the class report's input: whether it is up, its URLs, its last check (or null).

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# A lab's life: prepare (settings, refusals, secrets), start, up (ready and set up), reset, solution, down,
-# and what it prints about where things are.
+# A lab's life: prepare (settings, refusals, secrets), create, up (ready and set up), reset, solution, down
+# (saved first: docker/lab/keep.sh), and what it prints about where things are.
 
 # Settings, a slot for a new named lab, the refusals and the settings file; nothing is started.
 cmd_prepare() {
@@ -21,7 +21,7 @@ cmd_prepare() {
 }
 
 # Creates and starts the containers without waiting (a class starts all its labs before waiting).
-cmd_start() {
+cmd_create() {
   need_docker
   load_settings
   if [ -n "${LAB_BUNDLE:-}" ]; then
@@ -44,11 +44,11 @@ cmd_up() {
       where_things_are
       return 0
     fi
-    say "some services of $(lab_title) are not up yet; starting what is missing (nothing that runs is recreated)"
+    say "some services of $(lab_title) are not up; starting what is stopped or missing (its workflows are kept; nothing that runs is recreated)"
   else
     cmd_prepare
   fi
-  cmd_start
+  cmd_create
   compose_up_wait
   n8n_setup
   if [ "$LAB_MODE" = demo ]; then publish_solution; fi
@@ -57,13 +57,28 @@ cmd_up() {
   where_things_are
 }
 
+# Saves the workflows first, always; a save that fails removes nothing (FORCE=1 removes all the same).
 cmd_down() {
-  local start=$SECONDS
+  local start=$SECONDS out saved="" kept why
   need_docker
-  local out
+  if lab_has_data; then
+    load_settings
+    if ! saved=$(lab_save 2>&1); then
+      why=${saved##*$'\n'}
+      saved=""
+      [ "${FORCE:-}" = 1 ] ||
+        die "nothing was removed: $(lab_title)'s workflows could not be saved (${why#lab: }); to remove it anyway, losing them: make down$LAB_ARG FORCE=1"
+      say "FORCE=1: removing $(lab_title) without a save (${why#lab: })"
+    fi
+    saved=${saved##*$'\n'}
+  fi
+  # A running class board holds the lab's reports volume: it lets go of it first.
+  [ -z "$LAB" ] || board_release "$LAB"
   out=$(compose down --volumes --remove-orphans --timeout 10 2>&1) || { echo "$out" >&2; die "could not remove $(lab_title)"; }
   rm -f "$ENV_FILE"
-  say "removed $(lab_title): containers, networks, volumes (its workflows too) and ${ENV_FILE#"$LAB_DIR"/} in $(since "$start") s; reports/ is kept; the next make up$LAB_ARG makes a new password"
+  kept="nothing to save"
+  [ -z "$saved" ] || kept="its workflows saved to $(shown_path "$saved")/ ($(save_summary "$saved")): make restore$LAB_ARG brings them back into a new lab"
+  say "removed $(lab_title) in $(since "$start") s, $kept; the next make up$LAB_ARG is a fresh exercise with a new password"
 }
 
 # A clean exercise: unfinished runs stopped, the destination systems cleared; the workflows stay.
@@ -81,10 +96,12 @@ cmd_solution() {
 api() { compose exec -T mock-api node dist/app/cli/api-request.js "$@"; }
 
 where_things_are() {
-  local secret mode
+  local secret mode console=$CONSOLE_URL
   secret=$(env_value CONSOLE_SECRET)
-  [ -z "$secret" ] || secret="
-               it asks for the secret of this lab: $secret"
+  if [ -n "$secret" ]; then
+    console="$(console_link "$secret")
+               (this link signs in once; the console asks anyone else for the secret $secret)"
+  fi
   if [ "$LAB_MODE" = demo ]; then
     mode="demo: the reference workflows are published"
   else
@@ -95,27 +112,63 @@ where_things_are() {
   n8n editor:  $EDITOR_URL   login $(env_value N8N_OWNER_EMAIL)   password $(env_value N8N_OWNER_PASSWORD)
   webhook:     POST $EDITOR_URL/webhook/suspicious-login   once your workflow is published (the editor's
                test URL, /webhook-test/..., listens only while the editor waits for a test event)
-  console:     $CONSOLE_URL   send alerts, approve, watch the destination systems, the last check$secret
+  console:     $console
+               send alerts, approve, watch the destination systems, the last check
   approval:    a run waits up to $APPROVAL_TIMEOUT_SECONDS s for a decision (APPROVAL_TIMEOUT_SECONDS), then goes on without one
   check:       make check$LAB_ARG STAGE=webhook   then validate, enrich, case-lookup, decide, approve, block,
                record, idempotency, connector-failure, rollback, or all
   reset:       make reset$LAB_ARG   between exercises: stops unfinished runs, clears the destination systems, keeps workflows
   reference:   make solution$LAB_ARG   publishes the reference workflows on this lab
-  remove:      make down$LAB_ARG   everything, workflows too; the next make up makes a new password
+  keep:        make stop$LAB_ARG / make start$LAB_ARG   for the night, everything kept; make save$LAB_ARG, make restore$LAB_ARG
+  remove:      make down$LAB_ARG   saves the workflows to $(shown_path "$(save_dir_of_lab)")/, then removes the lab
 TEXT
 }
 
+# The console's sign-in link: the secret in the fragment, which a browser never sends, so that no server
+# or proxy log holds it; the login page's script reads it, takes it out of the address bar and signs in.
+console_link() { echo "$CONSOLE_URL/login#secret=$1"; }
+
 # One line of the class roster: the trainee's URLs and login, and how to reach them from another machine.
 where_short() {
-  local secret
+  local secret console=$CONSOLE_URL
   need_running_lab
   secret=$(env_value CONSOLE_SECRET)
-  printf '%s  editor %s  console %s  login %s  password %s' "$LAB" "$EDITOR_URL" "$CONSOLE_URL" \
+  [ -z "$secret" ] || console=$(console_link "$secret")
+  printf '%s  editor %s  console %s  login %s  password %s' "$LAB" "$EDITOR_URL" "$console" \
     "$(env_value N8N_OWNER_EMAIL)" "$(env_value N8N_OWNER_PASSWORD)"
-  if [ -n "$secret" ]; then
-    printf '  console secret %s\n' "$secret"
+  if [ "$LAB_BIND" = 127.0.0.1 ]; then
+    printf '  from another machine: ssh -N -L %s:127.0.0.1:%s -L %s:127.0.0.1:%s %s@<this machine>\n' \
+      "$LAB_EDITOR_PORT" "$LAB_EDITOR_PORT" "$LAB_CONSOLE_PORT" "$LAB_CONSOLE_PORT" "$LAB"
   else
-    printf '  from another machine: ssh -N -L %s:127.0.0.1:%s -L %s:127.0.0.1:%s <you>@<this machine>\n' \
-      "$LAB_EDITOR_PORT" "$LAB_EDITOR_PORT" "$LAB_CONSOLE_PORT" "$LAB_CONSOLE_PORT"
+    echo
   fi
+}
+
+# sshd settings for a trainee's host account (named like the lab): their own two tunnels and nothing else.
+sshd_settings() {
+  need_running_lab
+  sshd_block "$LAB" "$LAB_EDITOR_PORT" "$LAB_CONSOLE_PORT"
+}
+
+# sshd_block ACCOUNT EDITOR_PORT CONSOLE_PORT: the Match block (test/appliance/sshd-settings.test.ts runs
+# it through a real sshd -T).
+sshd_block() {
+  local tunnels="ssh -N -L $2:127.0.0.1:$2 -L $3:127.0.0.1:$3 $1@<this machine>"
+  cat <<TEXT
+# make roster: the host account $1 may open two tunnels, to its lab's editor and console, and nothing else
+# (no shell, no terminal, no other port, no listening port). Paste at the end of /etc/ssh/sshd_config
+# (a Match block runs to the end of the file or the next Match), then: sudo sshd -t && sudo systemctl
+# reload ssh. The account must not be in the docker group (docs/trainer-guide.md).
+Match User $1
+    AllowTcpForwarding local
+    PermitOpen 127.0.0.1:$2 127.0.0.1:$3
+    PermitListen none
+    AllowStreamLocalForwarding no
+    AllowAgentForwarding no
+    X11Forwarding no
+    PermitTunnel no
+    GatewayPorts no
+    PermitTTY no
+    ForceCommand /bin/echo "This account only forwards its lab's editor and console: $tunnels"
+TEXT
 }

@@ -10,7 +10,7 @@
 
 LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
 # The settings a running lab keeps until `make down` (the order is the settings file's).
-LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS"
+LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS"
 
 valid_lab_name() { [[ $1 =~ $LAB_NAME_PATTERN ]]; }
 
@@ -57,6 +57,7 @@ load_settings() {
   LAB_CONSOLE_PORT=$(setting LAB_CONSOLE_PORT $((8088 + slot)))
   LAB_BIND=$(setting LAB_BIND 127.0.0.1)
   APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS 120)
+  LAB_STARTERS=$(setting LAB_STARTERS on)
   case "$LAB_MODE" in exercise | demo) ;; *) die "LAB_MODE=$LAB_MODE is not a lab mode: exercise (the default: nothing published, the trainee builds) or demo (the reference published)" ;; esac
   if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
   for name in LAB_EDITOR_PORT LAB_CONSOLE_PORT; do
@@ -66,6 +67,7 @@ load_settings() {
   is_ipv4 "$LAB_BIND" || die "LAB_BIND=$LAB_BIND is not an IPv4 address of this machine"
   [ "$LAB_BIND" != 0.0.0.0 ] ||
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
+  case "$LAB_STARTERS" in on | off) ;; *) die "LAB_STARTERS=$LAB_STARTERS is not on or off (make starter: a workflow complete up to the stage before, for a trainee who is stuck)" ;; esac
   in_range "$APPROVAL_TIMEOUT_SECONDS" 1 3600 ||
     die "APPROVAL_TIMEOUT_SECONDS=$APPROVAL_TIMEOUT_SECONDS is not a whole number of seconds from 1 to 3600"
   read -r first _ <<<"$(cidr_range "$LAB_SUBNET")"
@@ -79,7 +81,7 @@ load_settings() {
   LAB_WORKER_IP=$(int_to_ip $((first + 10)))
   EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT
   CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
-  export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS \
+  export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
     LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
 }
 
@@ -112,8 +114,9 @@ ensure_env_file() {
       echo "POSTGRES_PASSWORD=$(random_hex 24)"
       echo "N8N_OWNER_EMAIL=$login@soar-lab.test"
       echo "N8N_OWNER_PASSWORD=Lab-$(random_hex 6)-Aa1"
-      # Published beyond this machine's loopback, the console asks for this first.
-      [ "$LAB_BIND" = 127.0.0.1 ] || echo "CONSOLE_SECRET=$(random_hex 12)"
+      # A class's lab (LAB=name: other trainees share this host) or one published beyond loopback: the
+      # console asks for this first. The single lab on loopback is one person's own machine: no secret.
+      if [ -n "$LAB" ] || [ "$LAB_BIND" != 127.0.0.1 ]; then echo "CONSOLE_SECRET=$(random_hex 12)"; fi
     } >"$ENV_FILE"
   )
   say "wrote $(lab_title)'s settings and secrets to ${ENV_FILE#"$LAB_DIR"/} (removed by make down$LAB_ARG)"

@@ -71,6 +71,7 @@ cmd_check() {
   host_file_args "$@"
   tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
   copy_report check-last.json || true
+  copy_report check-history.jsonl >/dev/null || true
   return "$rc"
 }
 
@@ -81,4 +82,12 @@ cmd_acceptance_lab() {
   tools_run "${MATRIX[@]}" "${IN_LAB[@]}" --report /reports/acceptance-lab.json "$@" || rc=$?
   copy_report acceptance-lab.json || true
   return "$rc"
+}
+
+# A starter for a trainee stuck at STAGE: the reference up to the stage before, added to the editor
+# unpublished (app/n8n/starter.ts); the trainee's own workflows are not touched. LAB_STARTERS=off refuses.
+cmd_starter() {
+  [ -n "${1:-}" ] || die "usage: make starter$LAB_ARG STAGE=<stage> (the stage the trainee is stuck at)"
+  need_running_lab
+  tools_run "${N8N_CLI[@]}" starter "$1" | sed 's/^/lab: /'
 }

@@ -50,7 +50,7 @@ async function lab(args: string[], path: string) {
 }
 
 describe('docker/lab.sh', () => {
-  it.each(['up', 'down', 'reset', 'health', 'state', 'logs'])(
+  it.each(['up', 'down', 'reset', 'health', 'state', 'logs', 'save', 'restore', 'stop', 'start'])(
     '%s fails with one clear line when Docker is missing',
     async (command) => {
       const r = await lab([command], bin);
@@ -134,7 +134,9 @@ describe('docker/lab.sh', () => {
   it('prints its usage for an unknown command', async () => {
     const r = await lab(['frobnicate'], bin);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/usage: docker\/lab\.sh up\|down\|reset\|solution\|check STAGE/);
+    expect(r.stderr).toMatch(
+      /usage: docker\/lab\.sh up\|down\|reset\|solution\|save\|restore\|stop\|start\|check STAGE/,
+    );
   });
 
   it.each(['Alice', 'a_b', '-a', 'a-', 'x'.repeat(33)])('refuses LAB=%s, not a lab name', async (name) => {

@@ -35,7 +35,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if engine_answers; then
-    timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
+    FORCE=1 timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" >/dev/null 2>&1 || true
   fi
@@ -150,15 +150,19 @@ check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" t
 refute "console -> mock API by service name" fetch_in "$CONSOLE" http://mock-api:8081/health
 refute "console -> mock API by address $API_IP" fetch_in "$CONSOLE" "http://$API_IP:8081/health"
 # Its own /api/state: the mock API's state, fetched through the socket (source unix:..., no error).
-CONSOLE_STATE='fetch("http://127.0.0.1:8088/api/state",{signal:AbortSignal.timeout(3000)}).then(r=>r.json()).then(v=>{console.log(v.source,v.error,v.state&&v.state.case_mode);process.exit(v.error===null&&v.source.startsWith("unix:")&&v.state?0:1)},e=>{console.log("error",e.message);process.exit(1)})'
-check "console serves the mock API's state through the socket" timeout 20 docker exec "$CONSOLE" node -e "$CONSOLE_STATE"
+# A named lab's console asks for the lab's secret: signed in with it (SECRET), then its state.
+CONSOLE_STATE='const b="http://127.0.0.1:8088",t=AbortSignal.timeout(5000);fetch(b+"/login",{method:"POST",signal:t,redirect:"manual",headers:{"content-type":"application/x-www-form-urlencoded",origin:b},body:"secret="+encodeURIComponent(process.env.SECRET)}).then(r=>fetch(b+"/api/state",{signal:t,headers:{cookie:(r.headers.get("set-cookie")||"").split(";")[0]}})).then(r=>r.json()).then(v=>{console.log(v.source,v.error,v.state&&v.state.case_mode);process.exit(v.error===null&&v.source.startsWith("unix:")&&v.state?0:1)},e=>{console.log("error",e.message);process.exit(1)})'
+check "console serves the mock API's state through the socket, signed in with the lab's secret" \
+  timeout 20 docker exec -e SECRET="$(sed -n 's/^CONSOLE_SECRET=//p' "$LAB_ENV_FILE")" "$CONSOLE" node -e "$CONSOLE_STATE"
+refute "control: the same with a wrong secret" timeout 20 docker exec -e SECRET=not-the-lab-secret "$CONSOLE" node -e "$CONSOLE_STATE"
 check "the socket file is the service user's, mode 600" bash -c \
   "docker exec $API node -e 'const s=require(\"fs\").statSync(\"/run/mock-api/api.sock\");console.log(s.uid,(s.mode&0o777).toString(8));process.exit(s.uid===1000&&(s.mode&0o777)===0o600?0:1)'"
 check "console -> n8n main by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
 refute "n8n worker (lab network) has no socket volume" timeout 20 docker exec "$WORKER" node -e \
   'require("fs").statSync("/run/mock-api/api.sock")'
 if [ -n "$STARTED_ENGINE" ]; then
-  check "console published on 127.0.0.1:$CONSOLE_PORT (engine host)" in_engine "http://127.0.0.1:$CONSOLE_PORT/api/session"
+  console_guarded() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep -q '^401 '; }
+  check "console published on 127.0.0.1:$CONSOLE_PORT (engine host), asking for the lab's secret (401)" console_guarded
 fi
 
 # --- egress ----------------------------------------------------------------------------------------
@@ -205,7 +209,16 @@ STOP_MS=$((($(date +%s%N) - stop_start) / 1000000))
 # The process's own exit apart from the engine's teardown (both are in STOP_MS).
 EXIT_MS=$((($(date -d "$(inspect "$API" '{{.State.FinishedAt}}')" +%s%N) - stop_start) / 1000000))
 check "mock API stops on SIGTERM within 3 s (${STOP_MS} ms; the process exited after ${EXIT_MS} ms), exit code 0" test "$STOP_MS" -lt 3000 -a "$(inspect "$API" '{{.State.ExitCode}}')" = 0
-check "make down" timeout 120 make -s --no-print-directory down
+# The stand-in n8n has no CLI to export with: the save fails, so make down refuses and removes nothing.
+down_refused() {
+  local out rc=0
+  out=$(timeout 300 make -s --no-print-directory down 2>&1) || rc=$?
+  tail -n 2 <<<"$out"
+  [ "$rc" != 0 ] && grep -q 'FORCE=1' <<<"$out" && [ -f "$LAB_ENV_FILE" ] &&
+    [ -n "$(docker ps -q --filter "label=com.docker.compose.project=$PROJECT")" ]
+}
+check "make down: the save fails on the stand-in n8n, so it refuses, names FORCE=1 and removes nothing" down_refused
+check "make down FORCE=1 removes it all the same" timeout 300 make -s --no-print-directory down FORCE=1
 check_nothing_left "$PROJECT" "$LAB_ENV_FILE"
 
 echo

@@ -32,9 +32,14 @@ class_up() {
     "$(for n in a b c; do printf '%s %s %s;' "$(env_of "labs/$n.env" LAB_SUBNET)" "$(env_of "labs/$n.env" LAB_EDITOR_PORT)" "$(env_of "labs/$n.env" LAB_CONSOLE_PORT)"; done)" \
     = "172.30.67.0/24 5679 8089;172.30.68.0/24 5680 8090;172.30.69.0/24 5681 8091;"
   check "each lab has its own secrets and login" test "$(for n in a b c; do env_of "labs/$n.env" N8N_OWNER_PASSWORD; done | sort -u | wc -l)" = 3
-  check "the roster lists each trainee's editor, console, login and ssh -L line" grep -q \
-    '^b  editor http://127.0.0.1:5680  console http://127.0.0.1:8090  login b@soar-lab.test  password Lab-.*ssh -N -L 5680:127.0.0.1:5680 -L 8090:127.0.0.1:8090' labs/class-roster.txt
+  check "the roster lists each trainee's editor, console sign-in link, login and ssh -L line" grep -Eq \
+    "^b  editor http://127.0.0.1:5680  console http://127.0.0.1:8090/login#secret=$(env_of labs/b.env CONSOLE_SECRET)  login b@soar-lab.test  password Lab-.*ssh -N -L 5680:127.0.0.1:5680 -L 8090:127.0.0.1:8090 b@" labs/class-roster.txt
+  check "... each class lab's console has a secret of its own" test \
+    "$(for n in a b c; do env_of "labs/$n.env" CONSOLE_SECRET; done | grep -E '^[0-9a-f]{24}$' | sort -u | wc -l)" = 3
   check "the roster file is private (mode 600)" test "$(stat -c %a labs/class-roster.txt)" = 600
+  check "make roster writes each trainee's sshd settings: their own two ports, no TTY, a forced command" \
+    sshd_settings_of_b
+  check "... private (mode 600)" test "$(stat -c %a labs/sshd/b.conf)" = 600
   local before
   before=$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)
   started=$SECONDS
@@ -50,8 +55,28 @@ same_lab_b() {
   out=$(make_lab up LAB=b 2>&1) || return 1
   grep -q 'already up' <<<"$out"
 }
-console_state() { in_ns curl -s "http://127.0.0.1:$1/api/state"; }
-# console_shows PORT TEXT: the console on PORT shows TEXT within 10 s (it polls the mock API every second).
+sshd_settings_of_b() {
+  grep -qx 'Match User b' labs/sshd/b.conf && grep -qx '    PermitOpen 127.0.0.1:5680 127.0.0.1:8090' labs/sshd/b.conf &&
+    grep -qx '    PermitTTY no' labs/sshd/b.conf && grep -q '^    ForceCommand ' labs/sshd/b.conf
+}
+console_port() { env_of "labs/$1.env" LAB_CONSOLE_PORT; }
+# console_login LAB SECRET: POST /login on LAB's console as the sign-in link's page does; prints the status,
+# the session (if any) in $WORK/jar-LAB.
+console_login() {
+  local port
+  port=$(console_port "$1")
+  rm -f "$WORK/jar-$1"
+  in_ns curl -s -o /dev/null -w '%{http_code}' -c "$WORK/jar-$1" -X POST "http://127.0.0.1:$port/login" \
+    -H "origin: http://127.0.0.1:$port" --data-urlencode "secret=$2"
+}
+# console_state LAB: the console's state as the trainee signed in with their own link sees it.
+console_state() {
+  local port
+  port=$(console_port "$1")
+  [ -s "$WORK/jar-$1" ] || console_login "$1" "$(env_of "labs/$1.env" CONSOLE_SECRET)" >/dev/null
+  in_ns curl -s -b "$WORK/jar-$1" "http://127.0.0.1:$port/api/state"
+}
+# console_shows LAB TEXT: LAB's console shows TEXT within 10 s (it polls the mock API every second).
 console_shows() {
   for _ in $(seq 20); do
     grep -q "$2" <<<"$(console_state "$1")" && return 0
@@ -80,8 +105,31 @@ class_isolation() {
   refute "lab a's console -> lab b's console ($b_console:8088)" fetch_in "$a_console" "http://$b_console:8088/api/session"
   make_lab solution LAB=b >/dev/null
   in_ns bash -c 'LAB=b bash docker/lab.sh api POST /notify "{\"channel\":\"email\",\"recipient\":\"x\",\"message\":\"only-in-lab-b\"}"' >/dev/null
-  check "control: lab b's console shows lab b's own notification" console_shows 8090 only-in-lab-b
-  refute "lab a's console does not show it (GET http://127.0.0.1:8089/api/state)" console_shows 8089 only-in-lab-b
+  check "control: lab b's console shows lab b's own notification" console_shows b only-in-lab-b
+  refute "lab a's console, signed in with lab a's link, does not show it" console_shows a only-in-lab-b
+  class_consoles_guarded
+}
+
+# Every page and API of lab b's console without lab b's secret: 401 (a browser asking for a page is sent
+# to the sign-in page instead), including reset and approve; lab a's link does not open it.
+class_consoles_guarded() {
+  local b=http://127.0.0.1:$(console_port b) code request bad=""
+  check "lab a's sign-in link on lab b's console: refused (401)" test "$(console_login b "$(env_of labs/a.env CONSOLE_SECRET)")" = 401
+  check "... and gives no session there" test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$WORK/jar-b" "$b/api/state")" = 401
+  rm -f "$WORK/jar-b"
+  for request in "GET /" "GET /fields" "GET /openapi.json" "GET /console.js" "GET /api/session" "GET /api/state" \
+    "GET /api/events" "GET /api/check" "POST /api/reset" "POST /api/approve" "POST /api/alert" "POST /api/check" "POST /api/clock"; do
+    if [ "${request% *}" = POST ]; then
+      code=$(in_ns curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X POST "$b${request#* }" \
+        -H 'content-type: application/json' -H "origin: $b" -d '{}' || true)
+    else
+      code=$(in_ns curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$b${request#* }" || true)
+    fi
+    [ "$code" = 401 ] || bad="$bad $request:$code"
+  done
+  check "lab b's console without its secret answers 401 to every page and API, reset and approve included${bad:+ ($bad)}" test -z "$bad"
+  code=$(in_ns curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -H 'accept: text/html' -H 'sec-fetch-dest: document' "$b/")
+  check "... a browser asking for its page is sent to the sign-in page ($code)" test "$code" = "303 $b/login"
 }
 
 # Event ids of lab a's last check (in its state: the checker leaves its last alert's records) that appear
@@ -140,10 +188,52 @@ class_side_by_side() {
   check "lab c's journal did not move" test "$c_before" = "$(journal_of c)"
 }
 
+# The live class board, as the trainer runs it in a terminal of its own (stopped with SIGTERM at the end).
+BOARD_PID=""
+board_json() { in_ns curl -s --max-time 5 http://127.0.0.1:8080/class.json >"$WORK/board.json" 2>/dev/null; }
+# board_shows EXPRESSION: within 5 s the board's /class.json satisfies EXPRESSION (over r, as json_get).
+board_shows() {
+  local deadline=$((SECONDS + 5))
+  while :; do
+    board_json && json_get "$WORK/board.json" "($1) || process.exit(1)" >/dev/null 2>&1 && return 0
+    [ $SECONDS -lt $deadline ] || { json_get "$WORK/board.json" 'JSON.stringify(r.labs.map((l) => [l.name, l.state, l.checked_at]))' 2>/dev/null; return 1; }
+    sleep 0.5
+  done
+}
+class_board() {
+  log "make class-board: the live class board"
+  local checked_before
+  if [ -n "$ENGINE_NETNS" ]; then
+    ROSTER=$ROSTER_FILE nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh class-board >"$WORK/board.log" 2>&1 &
+  else
+    ROSTER=$ROSTER_FILE bash docker/lab.sh class-board >"$WORK/board.log" 2>&1 &
+  fi
+  BOARD_PID=$!
+  for _ in $(seq 60); do grep -q 'the class board: http' "$WORK/board.log" && break; sleep 1; done
+  check "make class-board serves the class on 127.0.0.1:8080 ($(grep -m 1 'class board' "$WORK/board.log" | cut -c1-80))" \
+    board_shows "r.labs.length === 3 && r.labs.every((l) => l.state === 'running')"
+  board_json
+  checked_before=$(json_get "$WORK/board.json" "r.labs.find((l) => l.name === 'b').checked_at")
+  make_lab check LAB=b STAGE=validate >/dev/null 2>&1 || true
+  check "a check in lab b shows on the board within 5 s, without a reload of anything" \
+    board_shows "r.labs.find((l) => l.name === 'b').checked_at !== '$checked_before' && r.labs.find((l) => l.name === 'b').requested === 'validate'"
+  make_lab stop LAB=c >/dev/null 2>&1 || true
+  check "make stop LAB=c: the board shows lab c stopped within 5 s" board_shows "r.labs.find((l) => l.name === 'c').state === 'stopped'"
+}
+board_stops() {
+  [ -n "$BOARD_PID" ] || return 0
+  kill -TERM "$BOARD_PID" 2>/dev/null || true
+  for _ in $(seq 20); do kill -0 "$BOARD_PID" 2>/dev/null || break; sleep 0.5; done
+  BOARD_PID=""
+  check "the board stops on SIGTERM, leaving no container" test -z "$(docker ps -aq --filter name=soar-lab-class-board)"
+}
+
 class_report() {
   log "make class-report"
   local started=$SECONDS
-  make_lab down LAB=c >/dev/null
+  check "make down LAB=c while the board runs: the board lets go of lab c's reports, the lab goes" make_lab down LAB=c
+  check "... the board shows lab c absent" board_shows "r.labs.find((l) => l.name === 'c').state === 'absent'"
+  board_stops
   printf 'a\nb\nc\nd\n' >"$WORK/report-roster.txt"
   check "make class-report (a and b checked, c down, d never started)" make_lab class-report ROSTER="$WORK/report-roster.txt"
   REPORT_SECONDS=$((SECONDS - started))
@@ -151,7 +241,8 @@ class_report() {
     'JSON.stringify(r.labs.map((l) => [l.name, l.up, l.checked_at !== null])) === JSON.stringify([["a",true,true],["b",true,true],["c",false,false],["d",false,false]]) || process.exit(1)'
   check "reports/class.html and class.csv are written" test -s reports/class.html -a -s reports/class.csv
   check "class.csv: a header with the stages, one row per trainee" test \
-    "$(head -n 1 reports/class.csv | grep -c ',webhook,validate,enrich,')$(grep -c '^b,up,' reports/class.csv)" = 11
+    "$(head -n 1 reports/class.csv | grep -c ',webhook,validate,enrich,')$(grep -c '^b,running,' reports/class.csv)" = 11
+  check "reports/class-history.csv: every check of lab b, one a line" test "$(grep -c '^b,' reports/class-history.csv)" -ge 2
 }
 
 class_down_one() {

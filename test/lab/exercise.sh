@@ -99,10 +99,13 @@ exercise_build() {
   check "the console's Check of webhook, nothing built: the run ends with exit 2 and says nothing listens (exit $rc)" \
     test "$rc" = 2 -a -n "$(grep -io 'nothing listens' "$WORK/console-check-webhook.json" | head -n 1)"
 
-  check "trainee step 1: Webhook and Validate, published through n8n's REST API with the lab's login" trainee validate
+  in_ns npx tsx test/lab/trainee.ts --export validate >"$WORK/upto-validate.json"
+  check "trainee step 1 in the real editor, in Chromium: sign in with the printed login, the overview (no AI assistant anywhere), create, paste Webhook and Validate, save, publish" \
+    editor_trainee "$WORK/upto-validate.json"
   check "make check STAGE=validate passes" passes_stage validate
   check_stage enrich || true
   check "make check STAGE=enrich fails Enrich with a hint ($(first_hint enrich))" failed_with_hint enrich
+  exercise_starter
   check "trainee step 2: up to Enrich, published" trainee enrich
   check "make check STAGE=enrich passes" passes_stage enrich
   rc=$(console_check enrich || true)
@@ -128,6 +131,39 @@ exercise_build() {
   check "make solution while the trainee's workflow holds the path: refused in one line ($(head -c 100 <<<"$out"))" \
     test "$rc" != 0 -a "$(said_lines "$out")" = 1
 }
+
+# editor_trainee FILE: the trainee's first step through n8n's editor in Chromium (test/editor): sign in,
+# the overview, no AI entry point, a new workflow with FILE's nodes pasted, saved and published; its
+# screenshots in $WORK/shots.
+editor_trainee() {
+  TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
+    in_ns timeout 600 npx tsx test/editor/trainee-editor.ts --n8n "$EDITOR" --workflow "$1" \
+    --name 'My Suspicious Login Response' --shots "$WORK/shots"
+}
+
+# A starter for enrich: added unpublished beside the trainee's work, which it leaves as it was; published by
+# the trainee instead of their own, it passes validate and fails enrich with its hint; then the trainee
+# takes their own workflow back.
+exercise_starter() {
+  local out rc=0 before
+  before=$(TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
+    in_ns timeout 60 npx tsx test/lab/trainee.ts --n8n "$EDITOR" --list)
+  out=$(make_lab starter STAGE=enrich 2>&1) || rc=$?
+  check "make starter STAGE=enrich adds \"Starter: up to Validate\", unpublished ($(head -c 90 <<<"$out"))" \
+    test "$rc" = 0 -a -n "$(grep -o 'added "Starter: up to Validate" (id [^)]*), unpublished' <<<"$out")"
+  check "... the trainee's own workflow is untouched, still published" test "$before" = "$(editor_list | grep -v '^Starter: ')"
+  check "the trainee unpublishes their own and publishes the starter" starter_published
+  check "with the starter, make check STAGE=validate passes" passes_stage validate
+  check_stage enrich || true
+  check "... and make check STAGE=enrich fails Enrich with its hint ($(first_hint enrich))" failed_with_hint enrich
+  check "the trainee unpublishes the starter" lab_trainee --unpublish --name 'Starter: up to Validate'
+}
+lab_trainee() {
+  TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
+    in_ns timeout 120 npx tsx test/lab/trainee.ts --n8n "$EDITOR" "$@"
+}
+editor_list() { lab_trainee --list; }
+starter_published() { lab_trainee --unpublish && lab_trainee --publish 'Starter: up to Validate'; }
 
 exercise_isolation() {
   log "hardening in effect inside every container (every process, read from /proc)"

@@ -3,12 +3,14 @@
 # engine (Docker 26.1 and Compose v2, what trainers run), every make command as a trainer types it with
 # no Node.js on the host:
 #   1. the exercise (test/lab/exercise.sh): the refusals of `make up`; `make up` gives an exercise with
-#      nothing published; a scripted trainee builds the workflow in three steps and `make check` follows
-#      it stage by stage; `make solution` refused while the trainee holds the path; the hardening inside
-#      every container; who reaches the mock API; `make reset`; `make down`;
-#   2. the class (test/lab/class.sh): three labs from a roster, isolated from each other; the matrix, a
-#      reset and a check in one lab while another checks; the class report; `make bundle` and an offline
-#      start from it.
+#      nothing published; a scripted trainee builds the workflow in three steps, the first in n8n's editor
+#      in Chromium, and `make check` follows it stage by stage; a starter; `make solution` refused while the
+#      trainee holds the path; the hardening inside every container; who reaches the mock API; `make
+#      reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
+#      restore); `make down`;
+#   2. the class (test/lab/class.sh): three labs from a roster, isolated from each other, each console
+#      behind its own secret; the matrix, a reset and a check in one lab while another checks; the live
+#      class board; the class report; `make bundle` and an offline start from it.
 # Faithful look-alikes of the pinned n8n, Postgres and Redis images are built here (test/lab/images/, no
 # registry can be reached) and tagged with the pinned names, so compose.yaml runs unchanged.
 #
@@ -24,10 +26,14 @@ WORK=$(mktemp -d /tmp/soar-lab-test.XXXXXX)
 LOG_TAG=lab-test
 # shellcheck source=../lib/engine.sh
 . test/lib/engine.sh
+# shellcheck source=../lib/chromium.sh
+. test/lib/chromium.sh
 # shellcheck source=lib.sh
 . test/lab/lib.sh
 # shellcheck source=exercise.sh
 . test/lab/exercise.sh
+# shellcheck source=keep.sh
+. test/lab/keep.sh
 # shellcheck source=class.sh
 . test/lab/class.sh
 # shellcheck source=k8s.sh
@@ -36,6 +42,8 @@ LOG_TAG=lab-test
 # The approval time limit of the labs' workflows; n8n checks due waits once a minute on top of it.
 export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20}
 export LAB_HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-300}
+# The labs' saves go to the test's own folder, never into the checkout's saved/ (a developer's own saves).
+export LAB_SAVE_DIR=$WORK/saved
 unset LAB LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND
 PARTS=${LAB_TEST_PARTS:-exercise class}
 BASE_IMAGE=local/node-min:20
@@ -53,8 +61,9 @@ cleanup() {
   set +e
   [ -n "$STATS_PID" ] && kill "$STATS_PID" 2>/dev/null
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
+  [ -n "${BOARD_PID:-}" ] && kill "$BOARD_PID" 2>/dev/null
   if engine_answers; then
-    for name in "" a b c offline; do LAB=$name timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true; done
+    for name in "" a b c offline; do LAB=$name FORCE=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" "$OVERLAP_NET" >/dev/null 2>&1 || true
   fi
@@ -72,6 +81,8 @@ fi
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
+# The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
+case " $PARTS " in *" exercise "*) ensure_chromium lab-test ;; esac
 start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
 require_buildkit
 # Our private engine keeps its images between runs, and whatever a run that was killed left behind:
@@ -123,6 +134,16 @@ case " $PARTS " in *" exercise "*)
   exercise_isolation
   exercise_reset
   k8s_setup_in_lab
+  exercise_keep
+  exercise_down
+  ;;
+esac
+# Developers: LAB_TEST_PARTS=keep runs only what nothing-lost needs (make up, the trainee's workflow, the keep
+# checks, make down).
+case " $PARTS " in *" keep "*)
+  exercise_up
+  check "the scripted trainee publishes the whole workflow" trainee all
+  exercise_keep
   exercise_down
   ;;
 esac
@@ -130,6 +151,7 @@ case " $PARTS " in *" class "*)
   class_up
   class_isolation
   class_side_by_side
+  class_board
   class_report
   class_down_one
   class_bundle
@@ -139,7 +161,9 @@ esac
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
   "images ${IMAGES_SECONDS} s; make up to ready ${UP_SECONDS:-?} s; checks: $(paste -sd, "$WORK/step-times" 2>/dev/null);" \
-  "one lab's memory idle ${IDLE_MIB:-?} MiB; make down ${DOWN_SECONDS:-?} s;" \
+  "one lab's memory idle ${IDLE_MIB:-?} MiB; make save ${SAVE_SECONDS:-?} s, make stop ${STOP_SECONDS:-?} s," \
+  "make start to listening ${START_SECONDS:-?} s, an engine restart to listening ${ENGINE_RETURN_SECONDS:-?} s," \
+  "make restore ${RESTORE_SECONDS:-?} s; make down ${DOWN_SECONDS:-?} s;" \
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
   "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB; total ${SECONDS} s"

@@ -4,6 +4,11 @@
  * to that stage (app/workflow/n8n/partial.ts): created the first time under the trainee's own name,
  * updated on later steps, published each time (from `rollback` on, and for `all`, the rollback workflow
  * too), then waits until n8n listens on its webhook path. `--unpublish` unpublishes the trainee's workflows.
+ * `--unpublish --name NAME` unpublishes that workflow instead (a starter), `--publish NAME` publishes one
+ * by name, `--export STAGE` prints the response workflow up to STAGE as the JSON a trainee pastes into the
+ * editor (no n8n needed). `--scratch` saves a third, never published workflow with pinned data (a trainee's scratch pad), and
+ * `--list` prints every workflow the trainee sees in the editor, one a line: name, published or not, and
+ * how many nodes have pinned data (what `make save` and `make restore` must keep).
  *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... npx tsx test/lab/trainee.ts --n8n http://127.0.0.1:5678 --upto validate
  *   (or the login as {"email","password"} on stdin). One line per action; exit 1 with one line on failure,
  *   2 on usage.
@@ -17,6 +22,23 @@ import { TRAINEE_STAGES, type TraineeStage, traineeWorkflows } from '../../app/w
 export const TRAINEE_NAMES = {
   response: 'My Suspicious Login Response',
   rollback: 'My Suspicious Login Rollback',
+};
+const SCRATCH: WorkflowBody = {
+  name: 'My scratch pad',
+  nodes: [
+    {
+      id: 'b6f1c9a2-3e0d-4c55-9d2e-0a1b2c3d4e5f',
+      name: 'Try an alert',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2.1,
+      position: [0, 0],
+      webhookId: 'f3c2a1b0-9d8e-4f7a-8b6c-5d4e3f2a1b0c',
+      parameters: { path: 'scratch-pad', httpMethod: 'POST', options: {} },
+    },
+  ],
+  connections: {},
+  settings: { executionOrder: 'v1' },
+  pinData: { 'Try an alert': [{ json: { body: { user: 'pinned-by-the-trainee' } } }] },
 };
 const LISTEN_TIMEOUT_MS = 30_000;
 
@@ -59,17 +81,74 @@ async function waitFor(n8n: string, path: string, listening: boolean): Promise<v
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { n8n: { type: 'string' }, upto: { type: 'string' }, unpublish: { type: 'boolean' } },
+    options: {
+      n8n: { type: 'string' },
+      upto: { type: 'string' },
+      unpublish: { type: 'boolean' },
+      name: { type: 'string' },
+      publish: { type: 'string' },
+      scratch: { type: 'boolean' },
+      list: { type: 'boolean' },
+      export: { type: 'string' },
+    },
   });
-  if (!values.n8n || (values.upto === undefined) === (values.unpublish !== true)) {
-    throw new Usage('usage: trainee.ts --n8n URL (--upto STAGE|all | --unpublish)');
+  const stages: (TraineeStage | 'all')[] = [...TRAINEE_STAGES, 'all'];
+  if (values.export !== undefined) {
+    // What a trainee pastes into the editor (test/editor): the response workflow up to a stage, as JSON.
+    const stage = stages.find((s) => s === values.export);
+    if (!stage) throw new Usage(`--export takes one of ${stages.join(', ')}`);
+    const [built] = traineeWorkflows(stage, TRAINEE_NAMES);
+    if (!built) throw new Error(`no workflow up to ${stage}`);
+    const { name, nodes, connections, settings } = built;
+    console.log(JSON.stringify({ name, nodes, connections, settings }, null, 2));
+    return;
+  }
+  const actions = [
+    values.upto !== undefined,
+    values.unpublish,
+    values.publish !== undefined,
+    values.scratch,
+    values.list,
+  ];
+  if (
+    !values.n8n ||
+    actions.filter(Boolean).length !== 1 ||
+    (values.name !== undefined && !values.unpublish)
+  ) {
+    throw new Usage(
+      'usage: trainee.ts --n8n URL (--upto STAGE|all | --unpublish [--name NAME] | --publish NAME | --scratch | --list) | --export STAGE',
+    );
   }
   const n8n = values.n8n;
   const { email, password } = await login();
   const session = await EditorSession.login({ url: n8n }, email, password);
-  const mine = (await session.listWorkflows()).filter(
-    (w) => w.name === TRAINEE_NAMES.response || w.name === TRAINEE_NAMES.rollback,
-  );
+  if (values.publish !== undefined) {
+    const found = (await session.listWorkflows()).find((w) => w.name === values.publish);
+    if (!found) throw new Error(`no workflow named "${values.publish}" in the editor`);
+    const workflow = await session.getWorkflow(found.id);
+    if (!workflow.versionId) throw new Error(`n8n gave "${workflow.name}" no versionId to publish`);
+    await session.publish(found.id, workflow.versionId);
+    for (const { path } of webhooksOf(workflow.nodes)) await waitFor(n8n, path, true);
+    console.log(`published "${workflow.name}" (id ${found.id})`);
+    return;
+  }
+  if (values.list) {
+    const lines: string[] = [];
+    for (const { id } of await session.listWorkflows()) {
+      const w = await session.getWorkflow(id);
+      const pinned = Object.keys((w.pinData as Record<string, unknown> | null | undefined) ?? {}).length;
+      lines.push(`${w.name}\t${w.active ? 'published' : 'unpublished'}\tpinned ${pinned}`);
+    }
+    for (const line of lines.sort()) console.log(line);
+    return;
+  }
+  if (values.scratch) {
+    const saved = await session.createWorkflow(SCRATCH);
+    console.log(`created "${saved.name}" (id ${saved.id}, unpublished, with pinned data)`);
+    return;
+  }
+  const names = values.name !== undefined ? [values.name] : [TRAINEE_NAMES.response, TRAINEE_NAMES.rollback];
+  const mine = (await session.listWorkflows()).filter((w) => names.includes(w.name));
 
   if (values.unpublish) {
     for (const { id } of mine) {
@@ -83,7 +162,6 @@ async function main(): Promise<void> {
     return;
   }
 
-  const stages: (TraineeStage | 'all')[] = [...TRAINEE_STAGES, 'all'];
   const stage = stages.find((s) => s === values.upto);
   if (!stage) throw new Usage(`--upto takes one of ${stages.join(', ')}`);
   for (const built of traineeWorkflows(stage, TRAINEE_NAMES)) {

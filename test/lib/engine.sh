@@ -95,7 +95,7 @@ mock_api_artefacts() {
   local base=$1 artefacts=$2
   bash "$TOOLS/node-image.sh" "$base" >/dev/null
   rm -rf "$WORK/artefacts"
-  mkdir -p "$WORK/artefacts/app"
+  mkdir -p "$WORK/artefacts/app/reports"
   cp package.json package-lock.json "$WORK/artefacts/app/"
   cp -R dist "$WORK/artefacts/app/dist"
   (cd "$WORK/artefacts/app" && timeout 300 npm ci --omit=dev --ignore-scripts --no-audit --no-fund >/dev/null)

@@ -1,0 +1,155 @@
+# shellcheck shell=bash
+# Nothing a trainee builds is lost: save, restore, stop and start.
+#
+# A save is n8n's own export (`n8n export:workflow --backup`: one JSON file a workflow, published or not,
+# with its id, nodes, connections, settings and pinned data) made by the lab's n8n image in a one-off
+# container of the lab's n8n service (its database and key; the running editor is not touched, and a stopped
+# lab's database is started for it), streamed out as a tar archive and written, with an index, to
+# saved/<lab>/<UTC time>/ (the single lab: saved/_default/), readable by the trainer only. LAB_SAVE_DIR
+# puts saves elsewhere. A restore is n8n's own import of a save into the running lab (ids kept, so twice
+# makes no duplicate), then the workflows the save records as published published again through n8n's
+# API (app/n8n/restore.ts).
+
+save_root() { echo "${LAB_SAVE_DIR:-$LAB_DIR/saved}"; }
+save_dir_of_lab() { echo "$(save_root)/${LAB:-_default}"; }
+shown_path() { local p=$1; echo "${p#"$LAB_DIR"/}"; }
+
+# Inside the one-off n8n container: the export and its index (with the image's own node), as a tar stream
+# on stdout. An n8n with no workflow says so and exits non-zero: that is an empty save, not a failure.
+# shellcheck disable=SC2016 # expanded by the container's shell
+SAVE_SCRIPT='set -eu
+d=$(mktemp -d)
+mkdir "$d/workflows"
+if ! n8n export:workflow --backup --output="$d/workflows/" >"$d/log" 2>&1; then
+  grep -q "No workflows found" "$d/log" || { tail -n 5 "$d/log" >&2; exit 1; }
+fi
+grep -q "No workflows found\|Successfully exported" "$d/log" || { tail -n 5 "$d/log" >&2; exit 1; }
+node -e "$INDEX_JS" "$d/workflows" >"$d/index.json"
+tar -C "$d" -cf - index.json workflows'
+
+# The save's index: one entry a workflow (file, id, name, published, nodes, pinned nodes), one a line.
+# shellcheck disable=SC2016 # JavaScript
+INDEX_JS='const fs = require("fs"), path = require("path"), dir = process.argv[1];
+const workflows = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((file) => {
+  const w = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+  return { file: "workflows/" + file, id: String(w.id), name: w.name,
+    published: Boolean(w.activeVersionId || w.active), archived: Boolean(w.isArchived),
+    nodes: (w.nodes || []).length, pinned_nodes: Object.keys(w.pinData || {}).length };
+});
+const lines = workflows.map((w) => "    " + JSON.stringify(w));
+process.stdout.write("{\n  \"lab\": " + JSON.stringify(process.env.LAB_NAME) + ",\n  \"saved_at\": " +
+  JSON.stringify(new Date().toISOString()) + ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
+
+# n8n's CLI in a one-off container of the lab's n8n service, the script on argv: `n8n_oneoff SCRIPT`.
+# Its database and queue are started (and waited for) when the lab is stopped.
+n8n_oneoff() {
+  compose run --rm -T --entrypoint sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" n8n -c "$1"
+}
+
+# Whether the lab has a database to save from (its Postgres volume exists, whatever its containers do).
+lab_has_data() { docker volume inspect "${PROJECT}_postgres-data" >/dev/null 2>&1; }
+
+# "N workflow(s), M published" for a save's folder.
+save_summary() {
+  echo "$(grep -c '"file":' "$1/index.json" || true) workflow(s), $(grep -c '"published":true' "$1/index.json" || true) published"
+}
+
+# lab_save: writes a save and prints its folder; one line on stderr and non-zero on failure (nothing
+# half-written is left: the folder gets its name only when complete). A stopped lab stays stopped.
+lab_save() {
+  local dir stamp part err running rc
+  dir=$(save_dir_of_lab)
+  stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
+  if ! err=$( (umask 077 && mkdir -p "$dir") 2>&1); then
+    echo "lab: could not make $(shown_path "$dir"): ${err##*: }" >&2
+    return 1
+  fi
+  part=$dir/.$stamp.part
+  rm -rf "$part"
+  (umask 077 && mkdir "$part") || return 1
+  running=$(compose ps -q --status running postgres 2>/dev/null || true)
+  rc=0
+  err=$( (umask 077 && set -o pipefail && n8n_oneoff "$SAVE_SCRIPT" |
+    tar -x --no-same-owner --no-same-permissions -C "$part") 2>&1) || rc=$?
+  [ -n "$running" ] || compose stop postgres redis >/dev/null 2>&1 || true
+  if [ "$rc" != 0 ]; then
+    rm -rf "$part"
+    echo "lab: n8n's export of $(lab_title) failed: $(grep -v '^ *$' <<<"$err" | tail -n 1)" >&2
+    return 1
+  fi
+  [ -s "$part/index.json" ] || { rm -rf "$part"; echo "lab: n8n's export of $(lab_title) wrote no index" >&2; return 1; }
+  chmod -R go= "$part"
+  mv "$part" "$dir/$stamp"
+  chmod 700 "$(save_root)" "$dir" 2>/dev/null || true
+  echo "$dir/$stamp"
+}
+
+cmd_save() {
+  local start=$SECONDS where
+  need_docker
+  lab_has_data || die "$(lab_title) has nothing to save: it does not exist (make up$LAB_ARG starts it)"
+  load_settings
+  where=$(lab_save 2>&1) || die "could not save $(lab_title)'s workflows: ${where##*lab: }"
+  where=${where##*$'\n'}
+  say "saved $(lab_title)'s workflows ($(save_summary "$where"), with their published state and pinned data) to $(shown_path "$where")/ in $(since "$start") s; make restore$LAB_ARG brings them back"
+}
+
+# The newest complete save of this lab, or FROM=<folder>.
+save_to_restore() {
+  local dir latest
+  if [ -n "${FROM:-}" ]; then
+    [ -f "$FROM/index.json" ] || die "FROM=$FROM is not a save (no index.json in it); saves are in $(shown_path "$(save_dir_of_lab)")/"
+    echo "$FROM"
+    return 0
+  fi
+  dir=$(save_dir_of_lab)
+  latest=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '2*' 2>/dev/null | sort | tail -n 1)
+  [ -n "$latest" ] || die "no save of $(lab_title) in $(shown_path "$dir")/ (make save$LAB_ARG makes one; make down$LAB_ARG saves first)"
+  echo "$latest"
+}
+
+# The ids a save holds; with `published`, only those it records as published.
+save_ids() {
+  local index=$1/index.json
+  if [ "${2:-}" = published ]; then grep '"published":true' "$index"; else grep '"file":' "$index"; fi |
+    sed -E 's/.*"id":"([A-Za-z0-9]+)".*/\1/'
+}
+
+cmd_restore() {
+  local start=$SECONDS from all published out
+  need_running_lab
+  from=$(save_to_restore) || exit 1
+  mapfile -t all < <(save_ids "$from")
+  mapfile -t published < <(save_ids "$from" published)
+  [ "${#all[@]}" -gt 0 ] || { say "the save $(shown_path "$from") holds no workflow; nothing to restore"; return 0; }
+  out=$(tools_run "${N8N_CLI[@]}" unpublish "${all[@]}" 2>&1) || die "could not prepare the restore: ${out##*$'\n'}"
+  # shellcheck disable=SC2016 # expanded by the container's shell
+  if ! out=$(tar -C "$from" -cf - workflows | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
+n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { tail -n 3 "$d/log"; exit 1; }' 2>&1); then
+    die "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1)"
+  fi
+  if [ "${#published[@]}" -gt 0 ]; then
+    out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) || die "the workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
+    sed 's/^/lab: /' <<<"$out"
+  fi
+  say "restored ${#all[@]} workflow(s) of $(shown_path "$from") into $(lab_title), ${#published[@]} published again, in $(since "$start") s"
+}
+
+cmd_stop() {
+  local start=$SECONDS out
+  need_docker
+  lab_exists || die "$(lab_title) does not exist (make up$LAB_ARG starts it)"
+  out=$(compose stop --timeout 20 2>&1) || { echo "$out" >&2; die "could not stop $(lab_title)"; }
+  say "stopped $(lab_title) in $(since "$start") s: its workflows, login and settings are kept; make start$LAB_ARG brings it back"
+}
+
+cmd_start() {
+  local start=$SECONDS
+  need_docker
+  lab_exists || die "$(lab_title) does not exist (make up$LAB_ARG starts a new one)"
+  load_settings
+  compose_up_wait
+  echo
+  echo "Started: $(lab_title), $(since "$start") s from make start to ready, with its workflows."
+  where_things_are
+}

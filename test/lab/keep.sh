@@ -1,0 +1,145 @@
+# shellcheck shell=bash
+# Nothing a trainee builds is lost (part of test/lab/run.sh, on the exercise lab after the scripted trainee
+# published the whole workflow): a scratch workflow with pinned data beside it; `make save`; `make stop` and
+# `make start`; an engine restart (the private engine's daemon stopped and started on the same data); a
+# broken lab repaired by `make up`; `make down` with a failing save removing nothing; `make down`, `make up`
+# (a fresh exercise), `make restore` (twice: no duplicate), and a restore onto a taken webhook path. After
+# each, the editor holds exactly the trainee's workflows and `make check STAGE=enrich` passes. Sets the
+# figures SAVE_SECONDS, STOP_SECONDS, START_SECONDS, ENGINE_RETURN_SECONDS, RESTORE_SECONDS.
+#   needs: exercise.sh sourced (EDITOR, ENV_FILE, trainee, check_stage, webhook_listens)
+
+# trainee_does ARGS...: the scripted trainee (test/lab/trainee.ts) with the lab's login.
+trainee_does() {
+  TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
+    in_ns timeout 120 npx tsx test/lab/trainee.ts --n8n "$EDITOR" "$@"
+}
+# What the trainee sees in the editor, one workflow a line: name, published or not, pinned nodes.
+editor_workflows() { trainee_does --list; }
+# same_workflows WHEN: the editor holds exactly what it held before the save ($WORK/workflows-before).
+same_workflows() {
+  editor_workflows >"$WORK/workflows-$1" 2>&1 || { cat "$WORK/workflows-$1"; return 1; }
+  diff "$WORK/workflows-before" "$WORK/workflows-$1"
+}
+# until_listening SECONDS: the trainee's webhook listens again within SECONDS.
+until_listening() {
+  local deadline=$((SECONDS + $1))
+  until webhook_listens; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 2
+  done
+}
+lab_containers() { docker ps -aq --filter label=com.docker.compose.project=soar-lab | sort; }
+running_count() { docker ps -q --filter label=com.docker.compose.project=soar-lab | grep -c . || true; }
+
+# The engine's daemon stopped as a host shutdown stops it (SIGTERM, its containers stopped with it), then
+# started again on the same data root: what a reboot or `systemctl restart docker` does.
+restart_engine() {
+  local pid dir=$STARTED_ENGINE
+  [ -n "$dir" ] || { echo "not our engine: cannot restart it"; return 1; }
+  pid=$(cat "$dir/state/dockerd.pid")
+  kill -TERM "$pid"
+  for _ in $(seq 90); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  ! kill -0 "$pid" 2>/dev/null || { echo "dockerd still runs 90 s after SIGTERM"; return 1; }
+  stop_engine
+  start_engine "$dir" "$ENGINE_NETNS" >/dev/null
+}
+
+exercise_keep() {
+  log "nothing lost: save, stop and start, an engine restart, a repair, down and restore"
+  local out rc started password stamp before total SAVES=$LAB_SAVE_DIR/_default
+  check "the trainee also keeps a scratch workflow with pinned data, unpublished" trainee_does --scratch
+  editor_workflows >"$WORK/workflows-before"
+  total=$(grep -c . "$WORK/workflows-before")
+  check "the editor holds the trainee's workflows, two published, one with pinned data ($(tr '\n\t' ';,' <"$WORK/workflows-before"))" \
+    test "$(grep -c $'\tpublished' "$WORK/workflows-before")/$(grep -c 'pinned 1' "$WORK/workflows-before")" = 2/1
+
+  started=$SECONDS
+  rc=0
+  out=$(make_lab save 2>&1) || rc=$?
+  SAVE_SECONDS=$((SECONDS - started))
+  stamp=$(find "$SAVES" -mindepth 1 -maxdepth 1 -type d -name '2*' 2>/dev/null | sort | tail -n 1)
+  check "make save: one line naming the save ($(tail -n 1 <<<"$out" | cut -c1-110))" \
+    test "$rc" = 0 -a "$(said_lines "$out")" = 1 -a -n "$stamp" -a -n "$(grep -oF "saved/_default/${stamp##*/}/" <<<"$out")"
+  check "... one file a workflow and an index: all $total, 2 published, 1 with pinned data" test \
+    "$(find "$stamp/workflows" -name '*.json' | grep -c .)/$(grep -c '"published":true' "$stamp/index.json")/$(grep -c '"pinned_nodes":1' "$stamp/index.json")" = "$total/2/1"
+  check "... readable by the trainer only (the saves' folder and its folders 700, the files 600)" test \
+    "$(stat -c %a "$LAB_SAVE_DIR" "$SAVES" "$stamp" | sort -u)/$(find "$stamp" -type f -exec stat -c %a {} + | sort -u)" = 700/600
+
+  password=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD)
+  started=$SECONDS
+  check "make stop" make_lab stop
+  STOP_SECONDS=$((SECONDS - started))
+  check "... every container of the lab is stopped, none removed" test "$(running_count)/$(lab_containers | grep -c .)" = 0/6
+  rc=0
+  out=$(make_lab save 2>&1) || rc=$?
+  check "make save on the stopped lab: its database started for the export ($(tail -n 1 <<<"$out" | cut -c1-90))" \
+    test "$rc" = 0 -a -n "$(grep -o "$total workflow(s), 2 published" <<<"$out")"
+  check "... and the lab is stopped again, nothing left of the export" test "$(running_count)/$(lab_containers | grep -c .)" = 0/6
+  started=$SECONDS
+  rc=0
+  make_lab start >"$WORK/start.log" 2>&1 || rc=$?
+  check "make start: ready, and prints the same addresses and login as make up (exit $rc)" \
+    grep -qF "n8n editor:  $EDITOR   login trainee@soar-lab.test   password $password" "$WORK/start.log"
+  check "... the published workflow listens again" until_listening 60
+  START_SECONDS=$((SECONDS - started))
+  check "... the editor holds exactly the trainee's workflows" same_workflows after-start
+  check "... make check STAGE=enrich passes" passes_stage enrich
+
+  started=$SECONDS
+  # Not through check: its command substitution would wait on the new daemon's inherited output.
+  if restart_engine >"$WORK/restart-engine.log" 2>&1; then
+    pass "the engine restarts (its daemon stopped with SIGTERM and started on the same data)"
+  else
+    fail "the engine restarts" "$(tail -n 3 "$WORK/restart-engine.log" | tr '\n' ' ')"
+  fi
+  check "... the lab comes back by itself, its workflow listening (within 300 s)" until_listening 300
+  ENGINE_RETURN_SECONDS=$((SECONDS - started))
+  check "... the editor holds exactly the trainee's workflows" same_workflows after-engine
+  check "... make check STAGE=enrich passes" passes_stage enrich
+
+  docker rm -f "$(container_of soar-lab n8n)" "$(container_of soar-lab n8n-worker)" >/dev/null
+  check "control: with n8n's containers removed, nothing listens" test "$(http_code POST "$WEBHOOK" '{}')" = 000
+  rc=0
+  out=$(make_lab up 2>&1) || rc=$?
+  check "make up repairs the broken lab (exit $rc: $(grep -m 1 'not up' <<<"$out" | cut -c1-90))" test "$rc" = 0
+  check "... its workflow listens again" until_listening 60
+  check "... the editor holds exactly the trainee's workflows" same_workflows after-repair
+  check "... make check STAGE=enrich passes" passes_stage enrich
+
+  : >"$WORK/not-a-folder"
+  before=$(lab_containers)
+  rc=0
+  out=$(make_lab down LAB_SAVE_DIR="$WORK/not-a-folder/saved" 2>&1) || rc=$?
+  check "make down with a failing save: refused in one line, naming FORCE=1 ($(head -c 120 <<<"$out"))" \
+    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'FORCE=1' <<<"$out")"
+  check "... it removed nothing: the same containers, all running, the settings file" \
+    test "$(lab_containers)/$(running_count)/$(test -f "$ENV_FILE" && echo kept)" = "$before/6/kept"
+  check "... the editor holds exactly the trainee's workflows" same_workflows after-failed-down
+
+  rc=0
+  out=$(make_lab down 2>&1) || rc=$?
+  stamp=$(find "$SAVES" -mindepth 1 -maxdepth 1 -type d -name '2*' | sort | tail -n 1)
+  check "make down saves first; its closing line names the save ($(tail -n 1 <<<"$out" | cut -c1-120))" \
+    test "$rc" = 0 -a -n "$(tail -n 1 <<<"$out" | grep -oF "saved/_default/${stamp##*/}/")"
+  check "make up after make down is a fresh exercise" make_lab up
+  check "... with an empty editor" test -z "$(editor_workflows)"
+  started=$SECONDS
+  rc=0
+  out=$(make_lab restore 2>&1) || rc=$?
+  RESTORE_SECONDS=$((SECONDS - started))
+  check "make restore brings back the latest save ($(tail -n 1 <<<"$out" | cut -c1-110))" \
+    test "$rc" = 0 -a -n "$(grep -o "restored $total workflow(s).*2 published again" <<<"$out")"
+  check "... the published workflow listens" until_listening 60
+  check "... the editor holds exactly the trainee's workflows, published as they were, pinned data kept" same_workflows after-restore
+  check "... make check STAGE=enrich passes" passes_stage enrich
+  check "make restore again" make_lab restore
+  check "... makes no duplicate: exactly the trainee's workflows" same_workflows after-restore-twice
+
+  check "the trainee unpublishes, and the reference takes the webhook path (make solution)" restore_onto_taken_path
+  rc=0
+  out=$(make_lab restore FROM="$stamp" 2>&1) || rc=$?
+  check "make restore FROM=...: the workflow whose path is taken is restored unpublished, named in one line ($(grep -m 1 'restored unpublished' <<<"$out" | cut -c1-110))" \
+    test "$rc" = 0 -a "$(grep -c 'restored unpublished: "My Suspicious Login Response"' <<<"$out")" = 1
+}
+
+restore_onto_taken_path() { trainee_does --unpublish && make_lab solution; }
