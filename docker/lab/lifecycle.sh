@@ -130,8 +130,9 @@ console_link() { echo "$CONSOLE_URL/login#secret=$1"; }
 
 # One line of the class roster: the trainee's URLs and login, and how to reach them from another machine.
 where_short() {
-  local secret console=$CONSOLE_URL
+  local secret console
   need_running_lab
+  console=$CONSOLE_URL
   secret=$(env_value CONSOLE_SECRET)
   [ -z "$secret" ] || console=$(console_link "$secret")
   printf '%s  editor %s  console %s  login %s  password %s' "$LAB" "$EDITOR_URL" "$console" \
