@@ -161,7 +161,13 @@ check "console -> n8n main by service name (for approvals)" fetch_in "$CONSOLE" 
 refute "n8n worker (lab network) has no socket volume" timeout 20 docker exec "$WORKER" node -e \
   'require("fs").statSync("/run/mock-api/api.sock")'
 if [ -n "$STARTED_ENGINE" ]; then
-  console_guarded() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep -q '^401 '; }
+  # FETCH exits 1 on the 401 it must see (pipefail would take that for the pipeline's): its line is read.
+  console_guarded() {
+    local said
+    said=$(timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "http://127.0.0.1:$CONSOLE_PORT/api/session" || true)
+    echo "$said"
+    grep -q '^401 ' <<<"$said"
+  }
   check "console published on 127.0.0.1:$CONSOLE_PORT (engine host), asking for the lab's secret (401)" console_guarded
 fi
 
