@@ -10,7 +10,7 @@ PORT ?= 8081
 TARGET ?= lab
 STAGE ?= all
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-editor test-lab bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -69,6 +69,9 @@ test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI e
 
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
 	bash test/lab/run.sh
+
+test-class-scale: build ## how many trainees one host holds: N=16 labs, all checking STAGE=block at once (long; not in CI)
+	N=$(or $(N),16) bash test/lab/scale.sh
 
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
