@@ -95,7 +95,7 @@ describe('make k8s-verify', () => {
   it('one enforcement gap, one line', () => {
     const run = verify(
       answers('class-ready', (d) =>
-        replace(join(d, 'probe.log'), 'closed redis.soar-lab-bob', 'open redis.soar-lab-bob'),
+        replace(join(d, 'probe-output'), 'closed redis.soar-lab-bob', 'open redis.soar-lab-bob'),
       ),
     );
     expect(run.lines).toEqual([
@@ -146,7 +146,7 @@ describe('make k8s-verify', () => {
     ],
     [
       'a stranger that reached nothing, not even the API server (its closed doors prove nothing)',
-      (d: string) => replace(join(d, 'probe.log'), 'open kubernetes', 'closed kubernetes'),
+      (d: string) => replace(join(d, 'probe-output'), 'open kubernetes', 'closed kubernetes'),
       'isolation not checked: the stranger reached not even the API server, so its closed doors prove nothing',
     ],
   ])('fails on %s, in one line', (_, change, line) => {
