@@ -139,7 +139,11 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   app.get('/openapi.json', async (c) => c.json(await openApi()));
   app.get('/fields', async (c) => c.html(renderFields(await openApi())));
   app.get('/api/session', (c) => c.json({ token: deps.token }));
-  app.get('/api/state', (c) => c.json(feed.view));
+  app.get('/api/state', async (c) => {
+    // Nobody listening: the feed is not polling, so this read polls first.
+    if (!feed.polling) await feed.refresh();
+    return c.json(feed.view);
+  });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {
       let sent = -1;

@@ -14,7 +14,8 @@ export interface FeedOptions {
 /**
  * Polls the mock API's /state with If-None-Match (a 304 costs nothing; a server that always answers 200
  * works too: an unchanged body, apart from the clock moving on, is no change) and tells its listeners when
- * the view changes. One poller for any number of browser tabs.
+ * the view changes. One poller for any number of browser tabs, and none while no tab is open: an idle
+ * lab's console costs its host nothing (a class of sixteen on one host is sixteen idle consoles).
  */
 export class StateFeed {
   readonly #opts: FeedOptions;
@@ -28,6 +29,7 @@ export class StateFeed {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
+  #started = false;
 
   constructor(opts: FeedOptions) {
     this.#opts = opts;
@@ -48,19 +50,40 @@ export class StateFeed {
     return this.#view;
   }
 
-  subscribe(listener: (view: ConsoleView) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  /** True while the feed polls on its own: started, and someone listening. */
+  get polling(): boolean {
+    return this.#timer !== undefined;
   }
 
+  subscribe(listener: (view: ConsoleView) => void): () => void {
+    this.#listeners.add(listener);
+    this.#follow();
+    return () => {
+      this.#listeners.delete(listener);
+      this.#follow();
+    };
+  }
+
+  /** Polls every pollMs from now on while anyone listens (at once when someone does). */
   start(): void {
-    this.#timer ??= setInterval(() => void this.refresh(), this.#opts.pollMs);
-    void this.refresh();
+    this.#started = true;
+    this.#follow();
   }
 
   stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#started = false;
+    this.#follow();
+  }
+
+  #follow(): void {
+    const wanted = this.#started && this.#listeners.size > 0;
+    if (wanted && this.#timer === undefined) {
+      this.#timer = setInterval(() => void this.refresh(), this.#opts.pollMs);
+      void this.refresh();
+    } else if (!wanted && this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
   }
 
   recordDecision(resumeUrl: string, decision: Decision): void {

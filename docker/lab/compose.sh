@@ -3,10 +3,13 @@
 # lab's compose command line, and whether the lab's services are up.
 #
 # Compose v1 (`docker-compose` 1.x, end of life since 2023) is refused: the lab relies on v2's
-# `up --wait`, profiles and `run --rm`. Developer setting: LAB_COMPOSE_FILES (space-separated, default
-# compose.yaml; the engine test adds its stand-ins).
+# `up --wait`, profiles and `run --rm`. An engine before 25 is refused: the healthchecks probe often while
+# a service starts and seldom after (start_interval, Docker Engine 25), so that a class of idle labs
+# costs its host little. Developer setting: LAB_COMPOSE_FILES (space-separated, default compose.yaml;
+# the engine test adds its stand-ins).
 
 COMPOSE_MIN_MINOR=20
+ENGINE_MIN_MAJOR=25
 
 need_docker() {
   local err version
@@ -18,6 +21,10 @@ need_docker() {
         die "no permission to use the Docker engine's socket: add your user to the 'docker' group (sudo usermod -aG docker \$USER), log in again, and retry" ;;
       *) die "the Docker engine does not answer: start it (sudo systemctl start docker, or Docker Desktop) and retry (DOCKER_HOST=${DOCKER_HOST:-unset})" ;;
     esac
+  fi
+  version=$(docker info -f '{{.ServerVersion}}' 2>/dev/null)
+  if ! [[ $version =~ ^([0-9]+)\. ]] || [ "${BASH_REMATCH[1]}" -lt "$ENGINE_MIN_MAJOR" ]; then
+    die "Docker Engine ${version:-of unknown version} is too old: the lab needs $ENGINE_MIN_MAJOR or later (docker info shows the engine's version)"
   fi
   if ! version=$(docker compose version --short 2>/dev/null); then
     command -v docker-compose >/dev/null 2>&1 &&

@@ -112,11 +112,18 @@ describe('docker/lab.sh', () => {
       false,
       /^lab: Docker Compose 2\.19\.1 is too old: the lab needs 2\.20 or later/,
     ],
-  ])('refuses in one line when %s', async (_what, composeAnswer, v1, reason) => {
+    [
+      'Docker Engine 24',
+      'echo 2.26.1',
+      false,
+      /^lab: Docker Engine 24\.0\.7 is too old: the lab needs 25 or later/,
+      '24.0.7',
+    ],
+  ])('refuses in one line when %s', async (_what, composeAnswer, v1, reason, engine = '26.1.5') => {
     const fake = mkdtempSync(join(tmpdir(), 'lab-sh-compose-'));
     writeFileSync(
       join(fake, 'docker'),
-      `#!/bin/sh\ncase "$*" in "compose version --short") ${composeAnswer} ;; esac\nexit 0\n`,
+      `#!/bin/sh\ncase "$*" in "compose version --short") ${composeAnswer} ;; "info -f {{.ServerVersion}}") echo ${engine} ;; esac\nexit 0\n`,
     );
     if (v1) writeFileSync(join(fake, 'docker-compose'), '#!/bin/sh\necho "docker-compose version 1.29.2"\n');
     chmodSync(join(fake, 'docker'), 0o755);
@@ -163,6 +170,7 @@ describe('docker/lab.sh up refuses early, in one line', () => {
 echo "$*" >> "${calls}"
 case "$*" in
   "compose version --short") echo 2.26.1 ;;
+  "info -f {{.ServerVersion}}") echo 26.1.5 ;;
   "info -f {{.MemTotal}}") echo "\${FAKE_MEM_BYTES:-8589934592}" ;;
   "ps --format {{.Label \\"com.docker.compose.project\\"}}") printf '%s' "\${FAKE_RUNNING:-}" ;;
   "network ls -q") echo abc123 ;;

@@ -358,6 +358,38 @@ describe('the poller', () => {
     expect(feed.view.error).toMatch(/does not answer/);
     expect(versions).toEqual([1, 2, 3]);
   });
+
+  it('polls only while a browser listens, and a read with nobody listening polls once', async () => {
+    let polls = 0;
+    const api = await recorder((req) => {
+      if (req.url !== '/state') return [200, '{"limits":{"cases":1000,"notifications":1000}}'];
+      polls += 1;
+      const empty = { cases: [], notifications: [], blocklist: [], blocklist_history: [], journal: [] };
+      return [200, JSON.stringify({ case_mode: 'healthy', ...empty, now: new Date().toISOString() })];
+    });
+    const client = mockApiClient({ kind: 'http', url: api.url });
+    const feed = new StateFeed({ api: client, pollMs: 25, checkReport: null });
+    const app = createConsoleApp({ feed, api: client, n8nUrl: n8n.url, n8nPublicUrl: PUBLIC, allowedHosts: [], token: TOKEN });
+    const settle = () => new Promise((r) => setTimeout(r, 200));
+    feed.start();
+    await settle();
+    expect(polls).toBe(0);
+    expect(feed.polling).toBe(false);
+    const read = await app.request('/api/state', { headers: { host: HOST } });
+    expect(read.status).toBe(200);
+    expect(polls).toBe(1);
+    const unsubscribe = feed.subscribe(() => {});
+    await settle();
+    expect(feed.polling).toBe(true);
+    expect(polls).toBeGreaterThan(3);
+    unsubscribe();
+    const after = polls;
+    await settle();
+    expect(feed.polling).toBe(false);
+    expect(polls).toBeLessThanOrEqual(after + 1);
+    feed.stop();
+    await new Promise((r) => api.server.close(r));
+  });
 });
 
 describe('console configuration', () => {
