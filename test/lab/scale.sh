@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # make test-class-scale N=16: how many trainees one host holds, measured (not part of CI: it takes long).
 # On one engine (a private one, as make test-lab starts it; or $DOCKER_HOST), with the images present:
-#   1. `make class-up` of N labs from a roster, timed; each lab's memory idle (docker stats);
+#   1. `make class-up` of N labs from a roster, timed; each lab's memory and processor idle (docker stats);
 #   2. the scripted trainee's whole workflow published in every lab (test/lab/trainee.ts);
-#   3. `make check STAGE=block` in one lab alone, timed: the lone figure;
-#   4. all N labs run `make check STAGE=block` at the same time: each one's time and result, each lab's peak
-#      memory under the checks (docker stats every 3 s), the host's free memory and load (/proc), and every
-#      container killed for memory (OOMKilled);
-#   5. `make class-down`.
-# Pass: every check passes, the slowest within 2x the lone one, nothing killed for memory. Ends with
-# "N passed, N failed". Figures on stdout and in $SCALE_REPORT (default reports/class-scale.txt).
-# Env: N (default 16), APPROVAL_TIMEOUT_SECONDS (default 20), SCALE_STAGE (default block).
+#   3. for each step k of SCALE_STEPS (default: N, then 12, 8, 4 and 2 where smaller than N), with labs
+#      k+1..N stopped (`make stop`: a stopped lab costs its host nothing and keeps everything):
+#      `make check STAGE=block` in one lab alone, timed (the lone figure), then in all k labs at the same
+#      time: each one's time and result, each lab's peak memory under the checks (docker stats), the
+#      host's free memory and load (/proc), and every container killed for memory (OOMKilled). The first
+#      step that passes is the largest class this host holds; smaller steps are not run;
+#   4. `make class-down` (every lab saved first, as a trainer's would be).
+# A step passes when every check passes, the slowest is within 2x the lone one, and nothing is killed for
+# memory. The run passes when N does. Ends with "N passed, N failed". Figures on stdout and in
+# $SCALE_REPORT (default reports/class-scale.txt). Env: N (default 16), SCALE_STEPS, APPROVAL_TIMEOUT_SECONDS
+# (default 20), SCALE_STAGE (default block).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -34,6 +37,14 @@ if ! [[ $N =~ ^[1-9][0-9]?$ ]] || [ "$N" -gt 64 ]; then
   echo "class-scale: N=$N is not a number of labs (1-64)" >&2
   exit 2
 fi
+STEPS=${SCALE_STEPS:-$(for k in "$N" 12 8 4 2; do [ "$k" -le "$N" ] && echo "$k"; done | sort -rnu | paste -sd ' ')}
+for k in $STEPS; do
+  if ! [[ $k =~ ^[1-9][0-9]?$ ]] || [ "$k" -gt "$N" ]; then
+    echo "class-scale: SCALE_STEPS=$STEPS: each step is a number of labs from 1 to N" >&2
+    exit 2
+  fi
+done
+STEPS=$(tr ' ' '\n' <<<"$STEPS" | grep . | sort -rnu | paste -sd ' ')
 
 cleanup() {
   local rc=$?
@@ -71,12 +82,32 @@ names() { for i in $(seq -w 1 "$N"); do echo "t$i"; done; }
 names >"$ROSTER_FILE"
 host_free_mib() { awk '/^MemAvailable:/ {printf "%d", $2 / 1024}' /proc/meminfo; }
 load1() { cut -d ' ' -f 1 /proc/loadavg; }
-# Memory of every lab now, one "name MiB" a line.
-labs_memory() { local n; for n in $(names); do echo "$n $(lab_memory "soar-lab-$n")"; done; }
+# Every running lab now, one "name MiB CPU%" a line (CPU% of one core), from one docker stats call.
+class_stats() {
+  docker stats --no-stream --format '{{.Name}} {{.CPUPerc}} {{.MemUsage}}' |
+    awk '$1 ~ /^soar-lab-t[0-9]+-/ {
+      lab = $1; sub(/^soar-lab-/, "", lab); sub(/-.*/, "", lab)
+      cpu = $2; sub(/%$/, "", cpu); v = $3; u = v; gsub(/[0-9.]/, "", u); sub(/[A-Za-z]+$/, "", v)
+      f = (u == "GiB") ? 1024 : (u == "MiB") ? 1 : (u == "KiB") ? 1 / 1024 : 1 / 1048576
+      m[lab] += v * f; c[lab] += cpu
+    } END { for (l in m) printf "%s %d %.1f\n", l, m[l], c[l] }' | sort
+}
+# Memory and processor of every running service of the class, one "service MiB CPU%" a line, summed over labs.
+service_stats() {
+  docker stats --no-stream --format '{{.Name}} {{.CPUPerc}} {{.MemUsage}}' |
+    awk '$1 ~ /^soar-lab-t[0-9]+-/ {
+      s = $1; sub(/^soar-lab-t[0-9]+-/, "", s); sub(/-[0-9]+$/, "", s)
+      cpu = $2; sub(/%$/, "", cpu); v = $3; u = v; gsub(/[0-9.]/, "", u); sub(/[A-Za-z]+$/, "", v)
+      f = (u == "GiB") ? 1024 : (u == "MiB") ? 1 : (u == "KiB") ? 1 / 1024 : 1 / 1048576
+      m[s] += v * f; c[s] += cpu; n[s]++
+    } END { for (k in m) printf "%s: %d MiB, %.1f%% of a core per lab\n", k, m[k] / n[k], c[k] / n[k] }' | sort
+}
 oom_killed() { docker ps -aq | xargs -r docker inspect -f '{{.Name}} {{.State.OOMKilled}}' | grep -c ' true$' || true; }
+# median FILE COLUMN: the median of a column of numbers.
+median() { awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 {
-  echo "class scale: N=$N, stage $STAGE, approval limit ${APPROVAL_TIMEOUT_SECONDS} s"
+  echo "class scale: N=$N, steps $STEPS, stage $STAGE, approval limit ${APPROVAL_TIMEOUT_SECONDS} s"
   echo "machine: $(nproc) cores, $(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), $(uname -r); engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)"
   echo "before class-up: free $(host_free_mib) MiB, load $(load1)"
 } | tee "$WORK/report"
@@ -90,9 +121,14 @@ if ! make_lab class-up ROSTER="$ROSTER_FILE" >"$WORK/class-up.log" 2>&1; then
 fi
 UP_SECONDS=$((SECONDS - started))
 pass "make class-up of $N labs (${UP_SECONDS} s)"
-sleep 30
-labs_memory >"$WORK/idle"
-echo "class-up: ${UP_SECONDS} s; idle 30 s later: free $(host_free_mib) MiB, load $(load1); per lab idle MiB: $(awk '{print $2}' "$WORK/idle" | sort -n | paste -sd ' ')" | tee -a "$WORK/report"
+sleep 60
+class_stats >"$WORK/idle"
+{
+  echo "class-up: ${UP_SECONDS} s; idle 60 s later: free $(host_free_mib) MiB, load $(load1)"
+  echo "per lab idle: MiB $(awk '{print $2}' "$WORK/idle" | sort -n | paste -sd ' '); % of a core $(awk '{print $3}' "$WORK/idle" | sort -n | paste -sd ' ')"
+  echo "per service idle (mean over labs):"
+  service_stats | sed 's/^/  /'
+} | tee -a "$WORK/report"
 
 log "the scripted trainee publishes the whole workflow in every lab"
 for n in $(names); do
@@ -110,44 +146,60 @@ check_lab() {
   echo "$1 $((SECONDS - started)) $rc" >>"$WORK/times"
 }
 
-log "one lab checked alone"
-check_lab t01
-read -r _ LONE LONE_RC <"$WORK/times"
-check "make check STAGE=$STAGE in one lab alone passes (${LONE} s)" test "$LONE_RC" = 0
-: >"$WORK/times"
+# step K: labs 1..K running, the rest stopped; one check alone, then K at once. Passes or fails.
+step() {
+  local k=$1 running=$2 n started pids=() lone lone_rc all slowest med failed oom before=$FAILED
+  log "step $k: $k labs running, $((N - k)) stopped"
+  for n in $(names | sed -n "$((k + 1)),${running}p"); do
+    make_lab stop LAB="$n" >"$WORK/stop-$n.log" 2>&1 || { tail -n 3 "$WORK/stop-$n.log"; fail "make stop LAB=$n"; }
+  done
+  sleep 30
+  rm -f "$WORK/times" "$WORK/busy" "$WORK/host"
+  check_lab "$(names | head -n 1)"
+  read -r _ lone lone_rc <"$WORK/times"
+  : >"$WORK/times"
+  log "step $k: $k labs check at the same time (the lone check: ${lone} s)"
+  (while :; do { class_stats 2>/dev/null || true; } >>"$WORK/busy"; echo "host $(host_free_mib) $(load1)" >>"$WORK/host"; sleep 2; done) &
+  SAMPLER_PID=$!
+  started=$SECONDS
+  for n in $(names | head -n "$k"); do check_lab "$n" & pids+=($!); done
+  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  all=$((SECONDS - started))
+  kill "$SAMPLER_PID" 2>/dev/null || true
+  wait "$SAMPLER_PID" 2>/dev/null || true
+  SAMPLER_PID=""
+  slowest=$(awk '{print $2}' "$WORK/times" | sort -n | tail -n 1)
+  med=$(median "$WORK/times" 2)
+  failed=$(awk '$3 != 0 {print $1}' "$WORK/times" | sort | paste -sd ' ')
+  oom=$(oom_killed)
+  {
+    echo "step $k labs ($((N - k)) stopped): lone ${lone} s$([ "$lone_rc" = 0 ] || echo ' FAILED'); all $k done after ${all} s; median ${med} s, slowest ${slowest} s ($(awk -v s="$slowest" -v l="$lone" 'BEGIN {printf "%.2f", s / l}')x the lone)"
+    echo "  per lab (s): $(sort "$WORK/times" | awk '{printf "%s %s%s; ", $1, $2, ($3 == 0 ? "" : " FAILED")}')"
+    echo "  per lab peak under the checks: MiB $(awk '{if ($2 > m[$1]) m[$1] = $2} END {for (k in m) print m[k]}' "$WORK/busy" | sort -n | paste -sd ' ')"
+    echo "  host under the checks: lowest free $(awk '{print $2}' "$WORK/host" | sort -n | head -n 1) MiB, highest load $(awk '{print $3}' "$WORK/host" | sort -n | tail -n 1); containers killed for memory: $oom"
+  } | tee -a "$WORK/report"
+  check "step $k: the lone check passes" test "$lone_rc" = 0
+  check "step $k: every lab's check passes${failed:+ (failed: $failed)}" test -z "$failed"
+  check "step $k: the slowest check (${slowest} s) is within 2x the lone one (${lone} s)" test "$slowest" -le $((2 * lone))
+  check "step $k: no container was killed for memory ($oom)" test "$oom" = 0
+  [ "$FAILED" = "$before" ]
+}
 
-log "all $N labs check at the same time"
-(while :; do { labs_memory 2>/dev/null || true; } >>"$WORK/busy"; echo "host $(host_free_mib) $(load1)" >>"$WORK/host"; sleep 3; done) &
-SAMPLER_PID=$!
-started=$SECONDS
-pids=()
-for n in $(names); do check_lab "$n" & pids+=($!); done
-for pid in "${pids[@]}"; do wait "$pid" || true; done
-ALL_SECONDS=$((SECONDS - started))
-kill "$SAMPLER_PID" 2>/dev/null || true
-wait "$SAMPLER_PID" 2>/dev/null || true
-SAMPLER_PID=""
-
-sort -k2 -n "$WORK/times" >"$WORK/times.sorted"
-SLOWEST=$(tail -n 1 "$WORK/times.sorted" | cut -d ' ' -f 2)
-MEDIAN=$(awk '{print $2}' "$WORK/times.sorted" | sed -n "$(((N + 1) / 2))p")
-FAILED_LABS=$(awk '$3 != 0 {print $1}' "$WORK/times.sorted" | paste -sd ' ')
-OOM=$(oom_killed)
-{
-  echo "checks at once: all done after ${ALL_SECONDS} s; lone ${LONE} s, median ${MEDIAN} s, slowest ${SLOWEST} s ($(awk -v s="$SLOWEST" -v l="$LONE" 'BEGIN {printf "%.2f", s / l}')x the lone)"
-  echo "per lab (s): $(awk '{printf "%s %s%s; ", $1, $2, ($3 == 0 ? "" : " FAILED")}' "$WORK/times")"
-  echo "per lab peak MiB under the checks: $(awk '{if ($2 > m[$1]) m[$1] = $2} END {for (k in m) print m[k]}' "$WORK/busy" | sort -n | paste -sd ' ')"
-  echo "host under the checks: lowest free $(awk '{print $2}' "$WORK/host" | sort -n | head -n 1) MiB, highest load $(awk '{print $3}' "$WORK/host" | sort -n | tail -n 1)"
-  echo "containers killed for memory: $OOM"
-} | tee -a "$WORK/report"
-check "every lab's check passes${FAILED_LABS:+ (failed: $FAILED_LABS)}" test -z "$FAILED_LABS"
-check "the slowest check (${SLOWEST} s) is within 2x the lone one (${LONE} s)" test "$SLOWEST" -le $((2 * LONE))
-check "no container was killed for memory ($OOM)" test "$OOM" = 0
+RUNNING=$N
+LARGEST=none
+for k in $STEPS; do
+  if step "$k" "$RUNNING"; then
+    LARGEST=$k
+    break
+  fi
+  RUNNING=$k
+done
+echo "the largest class that passes on this host: $LARGEST (of steps $STEPS)" | tee -a "$WORK/report"
 
 log "make class-down"
 started=$SECONDS
 check "make class-down" make_lab class-down ROSTER="$ROSTER_FILE"
-echo "class-down: $((SECONDS - started)) s" | tee -a "$WORK/report"
+echo "class-down (each lab saved first): $((SECONDS - started)) s" | tee -a "$WORK/report"
 rm -f "$ROSTER_FILE"
 mkdir -p "$(dirname "$REPORT")"
 cp "$WORK/report" "$REPORT"
