@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ApiError, JSON_CONTENT_TYPE, renderError } from './errors.js';
 import { type AccessPolicy, accessCheck } from './http/access.js';
 import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
 import type { AppEnv } from './http/env.js';
+import { ApiError, JSON_CONTENT_TYPE, renderError } from './http/errors.js';
 import { type LogLine, withPipeline } from './http/journal.js';
 import { buildOpenApi } from './openapi.js';
 import { blocklistRoutes } from './routes/blocklist.js';

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseEnvConfig } from '../service-kit/env-config.js';
 import { parseCidrList } from './http/cidr.js';
 
 const port = z.coerce
@@ -102,28 +103,11 @@ export function loadConfig(
   } catch (err) {
     throw new ConfigError(`invalid arguments: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const raw: Record<string, string | undefined> = {};
-  for (const [key, name] of Object.entries(ENV_KEYS)) raw[key] = env[name];
-  if (flags.host !== undefined) raw.host = flags.host;
-  if (flags.port !== undefined) raw.port = flags.port;
-  for (const [key, value] of Object.entries(raw)) if (value === undefined || value === '') delete raw[key];
-
-  const parsed = ConfigSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const key = issue?.path[0];
-  const name = isSetting(key) ? describeSetting(key) : 'configuration';
-  throw new ConfigError(
-    `invalid ${name} ${JSON.stringify(raw[String(key)] ?? '')}: ${issue?.message ?? 'invalid'}`,
-  );
-}
-
-function isSetting(key: unknown): key is keyof Config {
-  return typeof key === 'string' && Object.hasOwn(ENV_KEYS, key);
-}
-
-function describeSetting(key: keyof Config): string {
-  if (key === 'host') return 'host (HOST or --host)';
-  if (key === 'port') return 'port (PORT or --port)';
-  return ENV_KEYS[key];
+  const parsed = parseEnvConfig(ConfigSchema, env, {
+    variables: ENV_KEYS,
+    overrides: { host: flags.host, port: flags.port },
+    labels: { host: 'host (HOST or --host)', port: 'port (PORT or --port)' },
+  });
+  if (parsed.ok) return parsed.config;
+  throw new ConfigError(parsed.error);
 }

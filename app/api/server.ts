@@ -4,9 +4,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config.js';
-import { ApiError, type ErrorCode, rawErrorResponse, renderError } from './errors.js';
 import { readBodyFirst } from './http/early-body.js';
 import type { AppEnv } from './http/env.js';
+import { ApiError, rawErrorResponse, renderError } from './http/errors.js';
+import type { ErrorCode } from './schemas/error.js';
 
 export interface RunningServer {
   server: Server;

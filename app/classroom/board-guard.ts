@@ -1,44 +1,29 @@
 /**
- * What every request to the class board passes first: the console's guard (app/console/guard.ts) for a
- * board that only reads. A Host it does not serve is refused (DNS rebinding); a request from another
- * site is refused unless it opens a page; GET and HEAD only, and POST for the sign-in form; no CORS; a
- * strict CSP on every answer. With a secret (a board published beyond loopback), nothing but the sign-in
- * page, its script and style is served without a session. Mirrored, not imported: the classroom room
- * imports only the lab room.
+ * What every request to the class board passes first: the browser apps' rules
+ * (app/service-kit/browser-guard.ts: Host, Sec-Fetch-Site, Origin, CSP, the sign-in with the board's
+ * secret), then the board's own: it only reads, so GET and HEAD, and POST for the sign-in form; no CORS.
+ * With a secret (a board published beyond loopback), nothing but the sign-in page, its script and style,
+ * and /health is served without a session.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import { hostName } from '../lab/host-header.js';
+import {
+  LOOPBACK_NAMES,
+  refuse,
+  refuseForeign,
+  type SignIn,
+  secureAnswer,
+  sessionGate,
+} from '../service-kit/browser-guard.js';
 import { LOGIN_JS } from './board-client.js';
+
+// The board's own answers (its 404) take the refusal's shape from the same place.
+export { refuse };
 
 export const BOARD_SESSION_COOKIE = 'class_board_session';
 /** A teaching day. */
 export const BOARD_SESSION_TTL_SECONDS = 12 * 60 * 60;
-const WRONG_SECRET_DELAY_MS = 400;
-const LOGIN_BODY_LIMIT = 2048;
-
-const POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-];
-export const BOARD_CSP = [...POLICY, "form-action 'none'"].join('; ');
-const LOGIN_CSP = [...POLICY, "form-action 'self'"].join('; ');
-
-const HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'cache-control': 'no-store',
-};
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -84,13 +69,6 @@ export class BoardSessions {
     );
   }
 }
-
-export const refuse = (
-  c: Context,
-  status: 401 | 403 | 404 | 405 | 413 | 415 | 421,
-  code: string,
-  message: string,
-) => c.json({ error: { code, message } }, status);
 
 export function renderBoardLogin(failed: boolean) {
   return html`<!doctype html>
@@ -138,97 +116,48 @@ export interface BoardGuardOptions {
 }
 
 export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
-  const names = new Set([
-    '127.0.0.1',
-    '[::1]',
-    'localhost',
-    ...options.allowedHosts.map((h) => h.toLowerCase()),
-  ]);
+  const names = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts.map((h) => h.toLowerCase())]);
   const { sessions } = options;
+  const signIn: SignIn | undefined = sessions && {
+    sessions,
+    cookie: BOARD_SESSION_COOKIE,
+    ttlSeconds: BOARD_SESSION_TTL_SECONDS,
+    form: 'sign-in form',
+    required: 'Sign in with the board secret first (/login).',
+    css: LOGIN_CSS,
+    script: () => LOGIN_JS,
+    page: renderBoardLogin,
+    open: ['/health'],
+  };
   return async function classBoardGuard(c, next) {
     await guarded(c, next);
-    const login = c.req.path === '/login';
-    c.res.headers.set('content-security-policy', login ? LOGIN_CSP : BOARD_CSP);
-    for (const [name, value] of Object.entries(HEADERS)) c.res.headers.set(name, value);
-    // Under no-referrer a browser posts the form with `Origin: null`, which the origin rule refuses.
-    if (login) c.res.headers.set('referrer-policy', 'same-origin');
+    secureAnswer(c);
   };
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
-    const host = c.req.header('host');
-    if (host === undefined || !names.has(hostName(host))) {
-      c.res = refuse(c, 421, 'host_not_allowed', 'The class board does not answer for this Host.');
+    const foreign = refuseForeign(c, names, 'class board');
+    if (foreign) {
+      c.res = foreign;
       return;
     }
     const method = c.req.method;
-    const site = c.req.header('sec-fetch-site');
-    const navigation = method === 'GET' && c.req.header('sec-fetch-mode') === 'navigate';
-    if (site !== undefined && site !== 'same-origin' && site !== 'none' && !navigation) {
-      c.res = refuse(c, 403, 'cross_site', 'Requests from other sites are refused.');
-      return;
-    }
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== `http://${host}`) {
-      c.res = refuse(c, 403, 'origin_not_allowed', 'Requests from another origin are refused.');
-      return;
-    }
     const login = c.req.path === '/login';
-    if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && login && sessions !== undefined)) {
+    if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && login && signIn !== undefined)) {
       c.res = refuse(c, 405, 'method_not_allowed', 'The class board only reads: GET (and the sign-in form).');
       c.res.headers.set('allow', 'GET, HEAD');
       return;
     }
-    if (sessions === undefined) {
+    if (signIn === undefined) {
       // No secret: a sign-in link still lands on the board.
       if (login) c.res = c.redirect('/', 303);
       else await next();
       return;
     }
-    if (c.req.path === '/login.css') {
-      c.res = c.body(LOGIN_CSS, 200, { 'content-type': 'text/css; charset=utf-8' });
-      return;
-    }
-    if (c.req.path === '/login.js') {
-      c.res = c.body(LOGIN_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' });
-      return;
-    }
-    if (login) {
-      c.res = method === 'POST' ? await signIn(c, sessions) : await c.html(renderBoardLogin(false));
-      return;
-    }
-    if (c.req.path !== '/health' && !sessions.valid(getCookie(c, BOARD_SESSION_COOKIE))) {
-      c.res = wantsPage(c)
-        ? c.redirect('/login', 303)
-        : refuse(c, 401, 'login_required', 'Sign in with the board secret first (/login).');
+    const gate = await sessionGate(c, signIn);
+    if (gate) {
+      c.res = gate;
       return;
     }
     await next();
   }
-}
-
-function wantsPage(c: Context): boolean {
-  if (c.req.method !== 'GET') return false;
-  const dest = c.req.header('sec-fetch-dest');
-  if (dest !== undefined) return dest === 'document';
-  return (c.req.header('accept') ?? '').includes('text/html');
-}
-
-async function signIn(c: Context, sessions: BoardSessions): Promise<Response> {
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(c.req.header('content-type') ?? ''))
-    return refuse(c, 415, 'form_only', 'Send the sign-in form (application/x-www-form-urlencoded).');
-  const length = Number(c.req.header('content-length') ?? 'NaN');
-  if (!Number.isInteger(length) || length > LOGIN_BODY_LIMIT)
-    return refuse(c, 413, 'login_too_large', 'The sign-in form is one short field.');
-  const secret = new URLSearchParams(await c.req.text()).get('secret') ?? '';
-  if (!sessions.matches(secret)) {
-    await new Promise((resolve) => setTimeout(resolve, WRONG_SECRET_DELAY_MS));
-    return c.html(renderBoardLogin(true), 401);
-  }
-  setCookie(c, BOARD_SESSION_COOKIE, sessions.open(), {
-    httpOnly: true,
-    sameSite: 'Strict',
-    path: '/',
-    maxAge: BOARD_SESSION_TTL_SECONDS,
-  });
-  return c.redirect('/', 303);
 }

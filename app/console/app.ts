@@ -1,5 +1,7 @@
 import { type Context, Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
+import { validator } from 'hono/validator';
 import { z } from 'zod';
 import { CaseModeSchema } from '../api/schemas/control.js';
 import { type MockApiClient, parseBody } from '../lab/mock-api.js';
@@ -15,6 +17,7 @@ import {
   starterName,
   startersOff,
 } from '../n8n/starter.js';
+import { refuse } from '../service-kit/browser-guard.js';
 import { APPROVAL_THRESHOLD, RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERT_KINDS, TEST_ALERTS } from '../workflow/scenario.js';
 import { CLIENT_CSS, clientScript } from './assets.js';
@@ -22,7 +25,7 @@ import type { CheckRunner } from './check-run.js';
 import { CheckStageSchema, type StagesView } from './check-view.js';
 import type { StateFeed } from './feed.js';
 import { renderFields } from './fields-page.js';
-import { guard, refuse } from './guard.js';
+import { guard } from './guard.js';
 import { type MockApiDocument, mockApiDocument } from './mock-api-document.js';
 import { renderPage } from './page.js';
 import { postDecision, resumeTarget } from './resume.js';
@@ -75,6 +78,23 @@ const CheckBody = z.object({ stage: CheckStageSchema });
 // The stage is parsed by the starter's own code, which names the valid ones when it refuses one.
 const StarterBody = z.object({ stage: z.string().max(100) });
 
+/**
+ * The route's JSON body, parsed by its schema before the handler runs: one that does not fit is a 400
+ * naming its first issue. A body that is not JSON at all makes Hono's validator throw, answered in onError.
+ */
+const jsonBody = <T>(schema: z.ZodType<T>) =>
+  validator('json', (value, c): T | Response => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    return refuse(
+      c,
+      400,
+      'bad_request',
+      `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    );
+  });
+
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const { feed, api } = deps;
   const app = new Hono();
@@ -85,24 +105,6 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     document ??= mockApiDocument(deps.workflowApiUrl);
     return document;
   };
-
-  async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T | Response> {
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      return refuse(c, 400, 'bad_json', 'The body is not JSON.');
-    }
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    return refuse(
-      c,
-      400,
-      'bad_request',
-      `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
 
   /** Forwards one control call to the mock API and answers what it said; the feed then polls at once. */
   async function forward(c: Context, path: string, payload: unknown) {
@@ -173,9 +175,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }),
   );
 
-  app.post('/api/reset', async (c) => {
-    const b = await body(c, ResetBody);
-    if (b instanceof Response) return b;
+  app.post('/api/reset', jsonBody(ResetBody), async (c) => {
     if (deps.stopRuns) {
       try {
         await deps.stopRuns();
@@ -186,18 +186,13 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }
     return forward(c, '/reset', {});
   });
-  app.post('/api/case-mode', async (c) => {
-    const b = await body(c, CaseModeBody);
-    return b instanceof Response ? b : forward(c, '/control/case-mode', b);
-  });
-  app.post('/api/clock', async (c) => {
-    const b = await body(c, ClockBody);
-    return b instanceof Response ? b : forward(c, '/control/clock', b);
-  });
+  app.post('/api/case-mode', jsonBody(CaseModeBody), (c) =>
+    forward(c, '/control/case-mode', c.req.valid('json')),
+  );
+  app.post('/api/clock', jsonBody(ClockBody), (c) => forward(c, '/control/clock', c.req.valid('json')));
 
-  app.post('/api/approve', async (c) => {
-    const b = await body(c, ApproveBody);
-    if (b instanceof Response) return b;
+  app.post('/api/approve', jsonBody(ApproveBody), async (c) => {
+    const b = c.req.valid('json');
     const target = resumeTarget(b.resume_url, deps.n8nPublicUrl, deps.n8nUrl);
     if (!target.ok) return refuse(c, 400, 'not_a_resume_url', `Refused: ${target.reason}.`);
     try {
@@ -223,9 +218,8 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }
   });
 
-  app.post('/api/alert', async (c) => {
-    const b = await body(c, AlertBody);
-    if (b instanceof Response) return b;
+  app.post('/api/alert', jsonBody(AlertBody), async (c) => {
+    const b = c.req.valid('json');
     const eventId = `evt-console-${Date.now().toString(36)}`;
     const payload = alertPayload({ eventId, sourceIp: LAB_ADDRESS, user: LAB_USER }, TEST_ALERTS[b.kind]);
     try {
@@ -252,9 +246,8 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   });
 
   app.get('/api/check', (c) => (deps.checks ? c.json(deps.checks.view) : unavailable(c)));
-  app.post('/api/check', async (c) => {
-    const b = await body(c, CheckBody);
-    if (b instanceof Response) return b;
+  app.post('/api/check', jsonBody(CheckBody), (c) => {
+    const b = c.req.valid('json');
     if (!deps.checks) return unavailable(c);
     const started = deps.checks.start(b.stage);
     if (started.ok)
@@ -269,40 +262,55 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   });
 
   app.get('/api/stages', (c) => c.json(stagesView));
-  app.post('/api/starter', async (c) => {
-    // Refused before the body is read: a lab without starters says so whatever was asked.
-    if (starters === 'off') {
-      const off = startersOff();
-      return refuse(c, 403, off.code, off.message);
-    }
-    const key = deps.n8nApiKey;
-    if (key === undefined) {
+  const key = deps.n8nApiKey;
+  if (starters === 'off' || key === undefined) {
+    // Refused before the body is read: a lab without starters, or without n8n's key, says so whatever was asked.
+    app.post('/api/starter', (c) => {
+      if (starters === 'off') {
+        const off = startersOff();
+        return refuse(c, 403, off.code, off.message);
+      }
       const message = stagesView.starter.unavailable ?? 'unavailable';
       return c.json({ ok: false, error: { code: 'starter_unavailable', message } }, 503);
-    }
-    const b = await body(c, StarterBody);
-    if (b instanceof Response) return b;
-    const connect = () =>
-      new PublicApi({ url: deps.n8nUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) }, key);
-    try {
-      const references = () => readReferences([], deps.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
-      const lines = await addStarter(connect, b.stage, starters, references);
-      return c.json({ ok: true, lines, message: lines.join(' ') });
-    } catch (err) {
-      // A refusal (400, 409), no reference exports to cut it from (503), or n8n's refusal (502): one line.
-      if (err instanceof StarterRefused) {
-        const status = err.code === 'starter_published' ? 409 : 400;
-        return c.json({ ok: false, error: { code: err.code, message: err.message } }, status);
+    });
+  } else {
+    app.post('/api/starter', jsonBody(StarterBody), async (c) => {
+      const b = c.req.valid('json');
+      const connect = () =>
+        new PublicApi({ url: deps.n8nUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) }, key);
+      try {
+        const references = () => readReferences([], deps.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
+        const lines = await addStarter(connect, b.stage, starters, references);
+        return c.json({ ok: true, lines, message: lines.join(' ') });
+      } catch (err) {
+        // A refusal (400, 409), no reference exports to cut it from (503), or n8n's refusal (502): one line.
+        if (err instanceof StarterRefused) {
+          const status = err.code === 'starter_published' ? 409 : 400;
+          return c.json({ ok: false, error: { code: err.code, message: err.message } }, status);
+        }
+        if (err instanceof SolutionRefused)
+          return c.json({ ok: false, error: { code: 'starter_unavailable', message: err.message } }, 503);
+        if (err instanceof N8nError)
+          return c.json({ ok: false, error: { code: 'n8n_failed', message: err.message } }, 502);
+        throw err;
       }
-      if (err instanceof SolutionRefused)
-        return c.json({ ok: false, error: { code: 'starter_unavailable', message: err.message } }, 503);
-      if (err instanceof N8nError)
-        return c.json({ ok: false, error: { code: 'n8n_failed', message: err.message } }, 502);
-      throw err;
-    }
-  });
+    });
+  }
 
   app.notFound((c) => refuse(c, 404, 'not_found', 'No such page.'));
+  app.onError((err, c) => {
+    // Hono's JSON validator throws its 400 when a body does not parse: answered as the console's refusal.
+    if (err instanceof HTTPException && err.status === 400) {
+      return refuse(c, 400, 'bad_json', 'The body is not JSON.');
+    }
+    // Anything else as Hono's own handler answers it.
+    if (err instanceof HTTPException) {
+      const res = err.getResponse();
+      return c.newResponse(res.body, res);
+    }
+    console.error(err);
+    return c.text('Internal Server Error', 500);
+  });
   return app;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WebhookPathSchema } from '../lab/webhook-path.js';
 import { DEFAULT_WORKFLOWS_DIR } from '../n8n/solution.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
+import { parseEnvConfig } from '../service-kit/env-config.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
 
@@ -84,17 +85,8 @@ export const CONSOLE_ENV = {
 
 /** Environment over defaults; throws one line naming the variable on a bad value. */
 export function loadConsoleConfig(env: Readonly<Record<string, string | undefined>>): ConsoleConfig {
-  const raw: Record<string, string> = {};
-  for (const [key, name] of Object.entries(CONSOLE_ENV)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  const parsed = ConsoleConfigSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const key = String(issue?.path[0] ?? '');
-  const name = Object.hasOwn(CONSOLE_ENV, key) ? CONSOLE_ENV[key as keyof ConsoleConfig] : 'configuration';
   // A secret is never echoed, not even a wrong one.
-  const shown = key === 'secret' ? '(not shown)' : JSON.stringify(raw[key] ?? '');
-  throw new Error(`invalid ${name} ${shown}: ${issue?.message ?? 'invalid'}`);
+  const parsed = parseEnvConfig(ConsoleConfigSchema, env, { variables: CONSOLE_ENV, hidden: ['secret'] });
+  if (parsed.ok) return parsed.config;
+  throw new Error(parsed.error);
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, ERROR_STATUS } from '../../app/api/errors.js';
+import { ApiError } from '../../app/api/http/errors.js';
 import { refusalError, unwrap } from '../../app/api/http/refusal.js';
 import { BLOCKABLE_ADDRESS } from '../../app/api/schemas/blocklist.js';
+import { ERROR_STATUS } from '../../app/api/schemas/error.js';
 import { Blocklist } from '../../app/api/store/blocklist.js';
 import { CaseConnector } from '../../app/api/store/case-connector.js';
 import { CaseStore } from '../../app/api/store/cases.js';

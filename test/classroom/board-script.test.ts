@@ -28,6 +28,7 @@ const harness = new URL('board-sh.sh', import.meta.url).pathname;
 const FAKE_DOCKER = `#!/usr/bin/env bash
 echo "docker $*" >>"$FAKE/log"
 case "$1 $2" in
+  "info -f") case "$3" in *ServerVersion*) echo 26.1.5 ;; esac ;;
   "info "*) exit 0 ;;
   "compose version") echo 2.26.1 ;;
   "ps -a") cat "$FAKE/ps" ;;

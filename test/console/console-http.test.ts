@@ -369,7 +369,14 @@ describe('the poller', () => {
     });
     const client = mockApiClient({ kind: 'http', url: api.url });
     const feed = new StateFeed({ api: client, pollMs: 25, checkReport: null });
-    const app = createConsoleApp({ feed, api: client, n8nUrl: n8n.url, n8nPublicUrl: PUBLIC, allowedHosts: [], token: TOKEN });
+    const app = createConsoleApp({
+      feed,
+      api: client,
+      n8nUrl: n8n.url,
+      n8nPublicUrl: PUBLIC,
+      allowedHosts: [],
+      token: TOKEN,
+    });
     const settle = () => new Promise((r) => setTimeout(r, 200));
     feed.start();
     await settle();

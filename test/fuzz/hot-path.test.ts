@@ -1,7 +1,7 @@
 /** The hot-path shortcuts taken for speed keep their exact meaning. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../app/api/errors.js';
+import { ApiError } from '../../app/api/http/errors.js';
 import { iso } from '../../app/api/store/clock.js';
 import { fuzzParameters } from './arbitraries.js';
 

@@ -1,6 +1,6 @@
 /** The fuzz invariants, shared by the app.request() and the real-socket fuzz tests. */
 import { expect } from 'vitest';
-import { ErrorBodySchema } from '../../app/api/errors.js';
+import { ErrorBodySchema } from '../../app/api/schemas/error.js';
 import { LIMITS, type Store } from '../../app/api/store/store.js';
 
 /** The only 5xx answers the contract has: the injected connector failure and the capacity limits. */

@@ -1,32 +1,37 @@
 /**
  * The rooms of app/ and which may import which, written once: a room imports only the rooms below it here,
  * so the stage checker and the acceptance matrix are siblings over a shared lab room, the console imports
- * no tool, and app/n8n is the only client of n8n's API. Also: no source file in app/ over 400 lines.
+ * no tool, the mock API imports no tool, and app/n8n is the only client of n8n's API. No import cycle,
+ * between files or between rooms. Also: no source file in app/ or bench/ over 400 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+/** Top to bottom: each room's list names only rooms further down. */
 const ALLOWED: Record<string, readonly string[]> = {
-  api: ['api/http', 'api/routes', 'api/store', 'api/schemas'],
-  'api/http': ['api', 'lab', 'api/schemas', 'api/store'],
-  'api/routes': ['api', 'api/http', 'api/schemas', 'api/store'],
-  'api/schemas': ['api', 'workflow'],
-  'api/store': ['api/schemas'],
-  workflow: [],
-  cli: ['lab'],
-  lab: ['api'],
-  n8n: ['lab'],
-  targets: ['lab', 'workflow'],
   acceptance: ['lab', 'targets', 'workflow'],
   check: ['lab', 'n8n', 'targets', 'workflow'],
-  console: ['api', 'lab', 'n8n', 'api/schemas', 'workflow'],
-  classroom: ['lab'],
+  console: ['service-kit', 'api', 'lab', 'n8n', 'api/schemas', 'workflow'],
+  classroom: ['service-kit', 'lab'],
+  cli: ['lab'],
+  n8n: ['lab'],
+  targets: ['lab', 'workflow'],
+  lab: ['api'],
+  api: ['service-kit', 'api/http', 'api/routes', 'api/store', 'api/schemas'],
+  'api/routes': ['api/http', 'api/schemas', 'api/store'],
+  'api/http': ['service-kit', 'api/schemas', 'api/store'],
+  'api/store': ['api/schemas'],
+  'api/schemas': ['workflow'],
+  workflow: [],
+  /** What the HTTP services share: the Host header's name, settings from the environment, browser guards. */
+  'service-kit': [],
 };
 
 const MAX_LINES = 400;
 
 type Sources = Record<string, string>;
+type Graph = Map<string, Set<string>>;
 
 /** app/<room>/...; the mock API's parts are rooms of their own: app/api/<part>/... is `api/<part>`. */
 const roomOf = (path: string) => {
@@ -35,90 +40,216 @@ const roomOf = (path: string) => {
   return parts.length > 2 ? (parts[1] as string) : '(root of app)';
 };
 
-/** Every import that crosses into a room its room may not use, an unknown room, or a file too long. */
+/** Each file's relative imports (`./x.js` is the source `x.ts`), as the paths they name. */
+function importGraph(sources: Sources): Graph {
+  const graph: Graph = new Map();
+  for (const [path, text] of Object.entries(sources)) {
+    const targets = new Set<string>();
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      targets.add(normalize(join(dirname(path), spec as string)).replace(/\.js$/, '.ts'));
+    }
+    graph.set(path, targets);
+  }
+  return graph;
+}
+
+/**
+ * The graph's cycles: each strongly connected component of more than one node, or of one node that
+ * imports itself, its nodes sorted (Tarjan's depth-first search).
+ */
+function cycles(graph: Graph): string[][] {
+  const seen = new Map<string, { index: number; low: number }>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): { index: number; low: number } => {
+    const mine = { index: seen.size, low: seen.size };
+    seen.set(node, mine);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      const other = seen.get(next);
+      if (other === undefined) mine.low = Math.min(mine.low, visit(next).low);
+      else if (onStack.has(next)) mine.low = Math.min(mine.low, other.index);
+    }
+    if (mine.low !== mine.index) return mine;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)?.has(node)) found.push(component.sort());
+    return mine;
+  };
+  for (const node of [...graph.keys()].sort()) if (!seen.has(node)) visit(node);
+  return found;
+}
+
+/** The rooms' graph: which rooms the files of each room import (a room's own files are no edge). */
+function roomGraph(files: Graph): Graph {
+  const rooms: Graph = new Map();
+  for (const [path, targets] of files) {
+    const room = roomOf(path);
+    const edges = rooms.get(room) ?? new Set<string>();
+    rooms.set(room, edges);
+    for (const target of targets) if (roomOf(target) !== room) edges.add(roomOf(target));
+  }
+  return rooms;
+}
+
+/**
+ * Every import that crosses into a room its room may not use, an unknown room, a file too long, a call
+ * of n8n's API outside app/n8n, and every import cycle between files and between rooms.
+ */
 function violations(sources: Sources): string[] {
   const found: string[] = [];
+  const files = importGraph(sources);
   for (const [path, text] of Object.entries(sources)) {
     const room = roomOf(path);
     const allowed = ALLOWED[room];
     if (allowed === undefined) found.push(`${path}: room ${room} is not in the table`);
-    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    if (lines > MAX_LINES) found.push(`${path}: ${lines} lines (at most ${MAX_LINES})`);
-    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      const target = roomOf(normalize(join(dirname(path), spec as string)));
-      if (target !== room && !allowed?.includes(target)) found.push(`${path}: ${room} imports ${target}`);
+    found.push(...tooLong({ [path]: text }));
+    for (const target of files.get(path) ?? []) {
+      const other = roomOf(target);
+      if (other !== room && !allowed?.includes(other)) found.push(`${path}: ${room} imports ${other}`);
     }
     if (room !== 'n8n' && text.includes('/api/v1/')) found.push(`${path}: calls n8n's API outside app/n8n`);
+  }
+  for (const cycle of cycles(files)) found.push(`files import each other in a cycle: ${cycle.join(', ')}`);
+  for (const cycle of cycles(roomGraph(files)))
+    found.push(`rooms import each other in a cycle: ${cycle.join(', ')}`);
+  return found;
+}
+
+/** Every file over MAX_LINES lines. */
+function tooLong(sources: Sources): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(sources)) {
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (lines > MAX_LINES) found.push(`${path}: ${lines} lines (at most ${MAX_LINES})`);
   }
   return found;
 }
 
-function tree(dir: string, into: Sources = {}): Sources {
+/** Rooms named in a room's list that are not further down the table than it. */
+function tableOrder(table: Record<string, readonly string[]>): string[] {
+  const order = Object.keys(table);
+  return order.flatMap((room, at) =>
+    (table[room] ?? [])
+      .filter((other) => !(order.indexOf(other) > at))
+      .map((other) => `${room} may import ${other}, which is not below it in the table`),
+  );
+}
+
+function tree(dir: string, extensions: readonly string[], into: Sources = {}): Sources {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) tree(path, into);
-    else if (entry.name.endsWith('.ts')) into[relative('.', path)] = readFileSync(path, 'utf8');
+    if (entry.isDirectory()) tree(path, extensions, into);
+    else if (extensions.some((ext) => entry.name.endsWith(ext))) {
+      into[relative('.', path)] = readFileSync(path, 'utf8');
+    }
   }
   return into;
 }
 
 describe('the rooms of app/', () => {
-  const sources = tree('app');
+  const sources = tree('app', ['.ts']);
 
-  it('every import goes to a room its room may use, no file is over 400 lines, n8n is called from app/n8n', () => {
+  it('every import goes to a room its room may use, no file is over 400 lines, n8n is called from app/n8n, no import cycle', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(100);
     expect(violations(sources)).toEqual([]);
+  });
+
+  it('the table lists each room above every room it may import', () => {
+    expect(tableOrder(ALLOWED)).toEqual([]);
+    expect(tableOrder({ lab: ['api'], api: ['lab'] })).toEqual([
+      'api may import lab, which is not below it in the table',
+    ]);
+  });
+
+  it('no source file in bench/ is over 400 lines', () => {
+    const bench = tree('bench', ['.ts', '.mjs']);
+    expect(Object.keys(bench).length).toBeGreaterThan(5);
+    expect(tooLong(bench)).toEqual([]);
   });
 
   it.each([
     [
       'the console importing the checker',
-      'app/console/x.ts',
-      "import { a } from '../check/run-check.js';",
-      'console imports check',
+      { 'app/console/x.ts': "import { a } from '../check/run-check.js';" },
+      ['app/console/x.ts: console imports check'],
     ],
     [
       'the checker importing the matrix',
-      'app/check/x.ts',
-      "import { a } from '../acceptance/runner.js';",
-      'check imports acceptance',
+      { 'app/check/x.ts': "import { a } from '../acceptance/runner.js';" },
+      ['app/check/x.ts: check imports acceptance'],
     ],
     [
       'the matrix importing the checker',
-      'app/acceptance/x.ts',
-      "import type { a } from '../check/scenarios.js';",
-      'acceptance imports check',
+      { 'app/acceptance/x.ts': "import type { a } from '../check/scenarios.js';" },
+      ['app/acceptance/x.ts: acceptance imports check'],
     ],
     [
       'the n8n client importing the checker',
-      'app/n8n/x.ts',
-      "export { a } from '../check/kit.js';",
-      'n8n imports check',
+      { 'app/n8n/x.ts': "export { a } from '../check/kit.js';" },
+      ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, n8n'],
     ],
     [
       'the lab room importing a target',
-      'app/lab/x.ts',
-      "import { a } from '../targets/moves.js';",
-      'lab imports targets',
+      { 'app/lab/x.ts': "import { a } from '../targets/moves.js';" },
+      ['app/lab/x.ts: lab imports targets', 'rooms import each other in a cycle: lab, targets'],
     ],
-    ['a room nobody declared', 'app/tools/x.ts', '', 'room tools is not in the table'],
-    ['a file at the root of app/', 'app/x.ts', '', 'room (root of app) is not in the table'],
+    ['a room nobody declared', { 'app/tools/x.ts': '' }, ['app/tools/x.ts: room tools is not in the table']],
+    ['a file at the root of app/', { 'app/x.ts': '' }, ['app/x.ts: room (root of app) is not in the table']],
     [
       'the store importing the routes',
-      'app/api/store/x.ts',
-      "import { a } from '../routes/cases.js';",
-      'api/store imports api/routes',
+      { 'app/api/store/x.ts': "import { a } from '../routes/cases.js';" },
+      [
+        'app/api/store/x.ts: api/store imports api/routes',
+        'rooms import each other in a cycle: api/http, api/routes, api/store',
+      ],
     ],
-    ['a file of 401 lines', 'app/lab/x.ts', 'x\n'.repeat(401), '401 lines'],
+    ['a file of 401 lines', { 'app/lab/x.ts': 'x\n'.repeat(401) }, ['app/lab/x.ts: 401 lines (at most 400)']],
     [
       'the checker calling n8n itself',
-      'app/check/x.ts',
-      "fetch(base + '/api/v1/executions');",
-      "n8n's API outside",
+      { 'app/check/x.ts': "fetch(base + '/api/v1/executions');" },
+      ["app/check/x.ts: calls n8n's API outside app/n8n"],
     ],
-  ])('fails on %s', (_name, path, text, message) => {
-    const found = violations({ ...sources, [path]: text });
-    expect(found).toHaveLength(1);
-    expect(found[0]).toContain(message);
+    [
+      'two files of one room importing each other',
+      { 'app/lab/x.ts': "import { b } from './y.js';", 'app/lab/y.ts': "import type { a } from './x.js';" },
+      ['files import each other in a cycle: app/lab/x.ts, app/lab/y.ts'],
+    ],
+    [
+      'a file importing itself',
+      { 'app/lab/x.ts': "export { a } from './x.js';" },
+      ['files import each other in a cycle: app/lab/x.ts'],
+    ],
+  ])('fails on %s', (_name, files, expected) => {
+    expect(violations({ ...sources, ...files })).toEqual(expected);
+  });
+
+  it('fails on a cycle through a file that is already there, and on the rooms it joins', () => {
+    const headers = 'app/api/http/body-headers.ts';
+    const found = violations({
+      ...sources,
+      [headers]: `import { readJsonObject } from './json-body.js';\n${sources[headers]}`,
+    });
+    expect(found).toEqual([
+      'files import each other in a cycle: app/api/http/body-headers.ts, app/api/http/early-body.ts, app/api/http/json-body.ts',
+    ]);
+    const kit = 'app/service-kit/host-header.ts';
+    const back = violations({
+      ...sources,
+      [kit]: `import { ApiError } from '../api/http/errors.js';\n${sources[kit]}`,
+    });
+    expect(back).toEqual([
+      `${kit}: service-kit imports api/http`,
+      'rooms import each other in a cycle: api/http, service-kit',
+    ]);
   });
 });

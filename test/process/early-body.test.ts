@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../app/api/http/body-headers.js';
 import { readBodyFirst, takeEarlyBody } from '../../app/api/http/early-body.js';
-import { MAX_BODY_BYTES } from '../../app/api/http/json-body.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { hostName } from '../../lab/host-header.js';
-import { ApiError } from '../errors.js';
+import { hostName } from '../../service-kit/host-header.js';
 import type { AddressAllowlist } from './cidr.js';
+import { ApiError } from './errors.js';
 
 export interface AccessPolicy {
   /** null: any source address (the lab network restricts who can connect). */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonMediaType, MAX_BODY_BYTES } from './json-body.js';
+import { isDecimalLength, isJsonMediaType, MAX_BODY_BYTES } from './body-headers.js';
 
 /** Bodies read before their request reached the app, by request; each is taken once. */
 const bodies = new WeakMap<IncomingMessage, Buffer>();
@@ -56,7 +56,7 @@ function wantsEarlyRead(req: IncomingMessage): boolean {
     type !== undefined &&
     isJsonMediaType(type) &&
     length !== undefined &&
-    /^\d{1,16}$/.test(length) &&
+    isDecimalLength(length) &&
     Number(length) <= MAX_BODY_BYTES
   );
 }

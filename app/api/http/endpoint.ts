@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { ApiError, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../schemas/error.js';
 import { compileFastParse } from '../schemas/fast-parse.js';
 import type { AppEnv } from './env.js';
+import { ApiError } from './errors.js';
 import { readJsonObject } from './json-body.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
-import { renderError } from '../errors.js';
 import { iso } from '../store/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessCheck } from './access.js';
 import type { AppEnv } from './env.js';
+import { renderError } from './errors.js';
 
 export type LogLine = (line: string) => void;
 

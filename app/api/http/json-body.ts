@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import { ApiError } from '../errors.js';
+import { isDecimalLength, isJsonMediaType, MAX_BODY_BYTES } from './body-headers.js';
 import { takeEarlyBody } from './early-body.js';
 import type { AppEnv } from './env.js';
+import { ApiError } from './errors.js';
 import { requestHeader } from './request-header.js';
 
-export const MAX_BODY_BYTES = 64 * 1024;
 /** Deeper bodies are refused: a record this deep is a mistake or an attack, and serialising one overflows. */
 export const MAX_BODY_DEPTH = 64;
 const CLOSE = { connection: 'close' };
@@ -36,7 +36,7 @@ export function readJsonObject(
       },
     );
   }
-  if (!/^\d{1,16}$/.test(lengthHeader)) {
+  if (!isDecimalLength(lengthHeader)) {
     throw new ApiError('invalid_content_length', 'Content-Length must be a single decimal integer.', {
       headers: CLOSE,
     });
@@ -141,13 +141,6 @@ function storableProblem(value: unknown, depth: number, checkText: boolean): str
     if (problem) return problem;
   }
   return undefined;
-}
-
-/** `application/json`, with or without parameters such as charset. */
-export function isJsonMediaType(header: string): boolean {
-  const semicolon = header.indexOf(';');
-  const essence = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-  return essence === 'application/json';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors.js';
 import type { Outcome, Refusal } from '../store/outcome.js';
+import { ApiError } from './errors.js';
 
 /** The one place a store's refusal becomes the contract's error: code, sentence, extra members. */
 export function refusalError(refusal: Refusal): ApiError {

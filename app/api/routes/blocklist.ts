@@ -1,5 +1,5 @@
-import { ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { jsonResponse } from '../http/errors.js';
 import { unwrap } from '../http/refusal.js';
 import {
   AlreadyBlockedSchema,
@@ -9,6 +9,7 @@ import {
   UnblockSchema,
 } from '../schemas/blocklist.js';
 import { IpAddressSchema } from '../schemas/common.js';
+import { ErrorBodySchema } from '../schemas/error.js';
 import type { RouteDeps } from './deps.js';
 
 export function blocklistRoutes({ store }: RouteDeps) {

@@ -1,8 +1,9 @@
-import { ApiError, ErrorBodySchema, jsonResponse, jsonTextResponse } from '../errors.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { ApiError, jsonResponse, jsonTextResponse } from '../http/errors.js';
 import { unwrap } from '../http/refusal.js';
 import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
 import { EventIdSchema } from '../schemas/common.js';
+import { ErrorBodySchema } from '../schemas/error.js';
 import type { RouteDeps } from './deps.js';
 
 export function caseRoutes({ store }: RouteDeps) {

@@ -1,5 +1,5 @@
-import { jsonResponse } from '../errors.js';
 import { postEndpoint } from '../http/endpoint.js';
+import { jsonResponse } from '../http/errors.js';
 import {
   CaseModeRequestSchema,
   CaseModeResponseSchema,

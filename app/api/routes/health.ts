@@ -1,5 +1,5 @@
-import { jsonTextResponse } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
+import { jsonTextResponse } from '../http/errors.js';
 import { type Health, HealthSchema } from '../schemas/health.js';
 import { LIMITS } from '../store/store.js';
 import type { RouteDeps } from './deps.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ApiError, ErrorBodySchema, jsonResponse } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
+import { ApiError, jsonResponse } from '../http/errors.js';
+import { ErrorBodySchema } from '../schemas/error.js';
 import { IdentitySchema } from '../schemas/identity.js';
 import { findIdentity } from '../store/identities.js';
 

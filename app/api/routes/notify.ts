@@ -1,6 +1,7 @@
-import { ErrorBodySchema, jsonResponse } from '../errors.js';
 import { postEndpoint } from '../http/endpoint.js';
+import { jsonResponse } from '../http/errors.js';
 import { unwrap } from '../http/refusal.js';
+import { ErrorBodySchema } from '../schemas/error.js';
 import { NotificationSchema, NotifyRequestSchema } from '../schemas/notification.js';
 import type { RouteDeps } from './deps.js';
 

@@ -1,6 +1,6 @@
-import { JSON_CONTENT_TYPE, jsonResponse } from '../errors.js';
 import { brotliClose, brotliOpen } from '../http/brotli-splice.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
+import { JSON_CONTENT_TYPE, jsonResponse } from '../http/errors.js';
 import { partsResponse } from '../http/parts-body.js';
 import { ResetRequestSchema, ResetResponseSchema, StateSchema } from '../schemas/state.js';
 import type { RouteDeps } from './deps.js';

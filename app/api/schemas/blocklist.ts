@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LAB_ADDRESS } from '../../workflow/constants.js';
-import { ErrorBodySchema } from '../errors.js';
 import { EventIdSchema, IpAddressSchema, IsoDateTimeSchema } from './common.js';
+import { ErrorBodySchema } from './error.js';
 
 export const BLOCKABLE_ADDRESS = LAB_ADDRESS;
 

@@ -1,6 +1,7 @@
 /**
- * The name a Host header gives, as the mock API's and the console's Host checks both read it: lower case,
- * without a port or a trailing dot; an IPv6 literal keeps its brackets (a bracket never closed gives '').
+ * The name a Host header gives, as the Host checks of the mock API, the console and the class board read
+ * it: lower case, without a port or a trailing dot; an IPv6 literal keeps its brackets (a bracket never
+ * closed gives '').
  */
 export function hostName(header: string): string {
   const h = header.trim().toLowerCase();

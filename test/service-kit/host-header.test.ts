@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/api/app.js';
-import { hostName } from '../../app/lab/host-header.js';
+import { hostName } from '../../app/service-kit/host-header.js';
 
 const TABLE: [string, string][] = [
   ['mock-api', 'mock-api'],
