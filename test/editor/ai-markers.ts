@@ -1,9 +1,11 @@
 /**
  * What shows an AI assistant, chat or other online-only AI entry point in the n8n 2.41.1 editor, as one
- * list, and the check that none is visible on the page a trainee has open. The lab turns these off with
- * N8N_DISABLED_MODULES (test/editor/run.sh); with them on, this check fails (run.sh proves it).
+ * list, the check that none is visible on the page a trainee has open, and that check on every settings
+ * page. The lab turns these off with N8N_DISABLED_MODULES (test/editor/run.sh); with them on, this check
+ * fails (run.sh proves it).
  */
 import type { Page } from 'playwright-core';
+import { doing, say } from './editor-kit.js';
 
 /**
  * The forbidden markers. `text`: matched against the visible text of every element and against the
@@ -59,4 +61,40 @@ export async function visibleAiMarkers(page: Page): Promise<string[]> {
     }
   }
   return [...new Set(found)];
+}
+
+/** Fails naming every forbidden marker visible on the page (`where`: the page, for the message). */
+export async function assertNoAi(page: Page, where: string): Promise<void> {
+  const found = await visibleAiMarkers(page);
+  if (found.length > 0) throw new Error(`AI entry point visible on ${where}: ${found.join(', ')}`);
+}
+
+/** Every settings page the trainee can open from the sidebar's "Settings" menu, each without AI. */
+export async function settingsPages(page: Page, quiet: () => Promise<void>): Promise<void> {
+  // 2.41.1: the sidebar's "Settings" (a menu item) opens a menu of the settings pages and "Sign out".
+  doing('opening the Settings menu');
+  await page.goto(`${new URL(page.url()).origin}/home/workflows`);
+  await quiet();
+  await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
+  const items = page.getByRole('menuitem').filter({ visible: true });
+  await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+  await assertNoAi(page, 'the Settings menu');
+  const names: string[] = [];
+  for (const item of await items.all()) {
+    const name = (await item.getAttribute('aria-label')) ?? (await item.innerText()).trim();
+    if (name && !['Sign out', 'Settings', 'Overview', 'Insights', 'Help', 'Add new item'].includes(name)) {
+      names.push(name);
+    }
+  }
+  if (names.length === 0) throw new Error('the Settings menu lists no page');
+  // On a settings page, 2.41.1's sidebar lists the same pages as menu items.
+  await page.getByRole('menuitem', { name: names[0], exact: true }).filter({ visible: true }).first().click();
+  await page.waitForURL(/\/settings\//);
+  for (const name of names) {
+    doing(`opening Settings > ${name}`);
+    await page.getByRole('menuitem', { name, exact: true }).filter({ visible: true }).first().click();
+    await quiet();
+    await assertNoAi(page, `Settings > ${name} (${new URL(page.url()).pathname})`);
+  }
+  say(`settings: no assistant, AI or chat entry point on ${names.length} pages (${names.join(', ')})`);
 }

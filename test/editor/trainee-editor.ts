@@ -4,24 +4,40 @@
  * pages (ai-markers.ts), creates a workflow, pastes FILE's nodes onto the canvas, renames it to NAME,
  * saves, publishes and waits until n8n listens on its `POST /webhook/<path>`.
  *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=/usr/bin/chromium] npx tsx test/editor/trainee-editor.ts \
- *     --n8n http://127.0.0.1:5678 --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json]
+ *     --n8n http://127.0.0.1:5678 --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json] \
+ *     [--example EXAMPLE.json]
  * With --shots, screenshots for the trainee guide (1280x800); with --alert too, ALERT.json is sent once to
- * the production webhook and the Executions tab is shot. One line per action; exit 1 with one line on
- * failure, 2 on usage. FAILURE_SHOT=FILE.png: a screenshot of the page on failure.
+ * the production webhook and the Executions tab is shot; with --example too, EXAMPLE.json (the Connector
+ * failure stage: connector-example.ts) is pasted into a second workflow and its error output and retry
+ * loop are shot, cropped. An EXAMPLE.json without them is refused before Chromium starts. One line per
+ * action; exit 1 with one line on failure, 2 on usage. FAILURE_SHOT=FILE.png: a screenshot of the page on
+ * failure.
  * Selectors: role and text where 2.41.1 gives them; each names what 2.41.1 renders.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Browser, chromium, type Locator, type Page, type Request } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { z } from 'zod';
 import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
-import { visibleAiMarkers } from './ai-markers.js';
+import { assertNoAi, settingsPages, visibleAiMarkers } from './ai-markers.js';
+import { type ConnectorExample, connectorShots, readExample } from './connector-example.js';
+import {
+  ACTION_MS,
+  canvasNode,
+  canvasNodes,
+  countReaches,
+  currentStep,
+  doing,
+  pasteOnto,
+  say,
+  settle,
+  shoot,
+  VIEWPORT,
+  zoomAround,
+} from './editor-kit.js';
 
 const USAGE =
-  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=...] trainee-editor.ts --n8n URL --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json]';
-const VIEWPORT = { width: 1280, height: 800 };
-const ACTION_MS = 20_000;
+  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=...] trainee-editor.ts --n8n URL --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json] [--example EXAMPLE.json]';
 
 const WorkflowFileSchema = z.looseObject({
   nodes: z
@@ -30,7 +46,6 @@ const WorkflowFileSchema = z.looseObject({
         name: z.string().min(1),
         type: z.string().min(1),
         parameters: z.record(z.string(), z.unknown()).optional(),
-        onError: z.string().optional(),
       }),
     )
     .min(1),
@@ -45,6 +60,7 @@ interface Options {
   name: string;
   shots?: string;
   alert?: string;
+  example?: ConnectorExample;
   email: string;
   password: string;
   chromium: string;
@@ -64,12 +80,13 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
         name: { type: 'string' },
         shots: { type: 'string' },
         alert: { type: 'string' },
+        example: { type: 'string' },
       },
     }));
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  const { n8n, workflow, name, shots, alert } = values;
+  const { n8n, workflow, name, shots, alert, example } = values;
   const email = env.TRAINEE_EMAIL;
   const password = env.TRAINEE_PASSWORD;
   if (!n8n || !workflow || !name?.trim() || !email || !password) throw new UsageError('missing argument');
@@ -81,6 +98,12 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
   } catch (err) {
     throw new UsageError(`${workflow} is not a workflow export: ${firstLine(err)}`);
   }
+  let connector: ConnectorExample | undefined;
+  try {
+    connector = example === undefined ? undefined : readExample(readFileSync(example, 'utf8'), example);
+  } catch (err) {
+    throw new UsageError(firstLine(err));
+  }
   return {
     n8n: n8n.replace(/\/+$/, ''),
     workflowText,
@@ -88,6 +111,7 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
     name: name.trim(),
     shots,
     alert: alert === undefined ? undefined : readFileSync(alert, 'utf8'),
+    example: connector,
     email,
     password,
     chromium: env.CHROMIUM || '/usr/bin/chromium',
@@ -100,93 +124,6 @@ function firstLine(err: unknown): string {
 
 /** The open page, for FAILURE_SHOT (a screenshot of the page when the driver fails). */
 let openPage: Page | undefined;
-
-/** What the driver is doing, for the one line of a failure. */
-let step = 'starting Chromium';
-function doing(what: string): void {
-  step = what;
-}
-
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-/**
- * Waits until the page is quiet: no fetch/XHR of the editor in flight and the visible text unchanged for
- * 600 ms (n8n renders skeletons, then the page). Bounded: gives up quietly after `ms`.
- */
-async function settle(page: Page, inFlight: ReadonlySet<Request>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  let last = '';
-  let quiet = 0;
-  while (Date.now() < end) {
-    await page.waitForTimeout(200);
-    const text = await page
-      .locator('body')
-      .innerText()
-      .catch(() => '');
-    quiet = text === last && inFlight.size === 0 ? quiet + 1 : 0;
-    last = text;
-    if (quiet >= 3) return;
-  }
-  if (process.env.TRACE) {
-    process.stderr.write(
-      `settle: gave up (${[...inFlight].map((r) => r.url()).join(' ') || 'text changing'})\n`,
-    );
-  }
-}
-
-async function assertNoAi(page: Page, where: string): Promise<void> {
-  const found = await visibleAiMarkers(page);
-  if (found.length > 0) throw new Error(`AI entry point visible on ${where}: ${found.join(', ')}`);
-}
-
-async function shoot(page: Page, dir: string | undefined, file: string): Promise<void> {
-  if (!dir) return;
-  // After the first publish 2.41.1 opens the popover (a dialog) "Production Checklist" over the page; a
-  // trainee closes it (Escape, or its first button, the cross).
-  const checklist = page
-    .getByRole('dialog')
-    .filter({ hasText: 'Production Checklist' })
-    .filter({ visible: true });
-  if ((await checklist.count()) > 0) {
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(500);
-    if ((await checklist.count()) > 0) await checklist.getByRole('button').first().click();
-    await checklist.waitFor({ state: 'hidden' });
-  }
-  await page.mouse.move(VIEWPORT.width - 2, VIEWPORT.height / 2); // no hover toolbar in the shot
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(dir, file) });
-  say(`wrote ${join(dir, file)}`);
-}
-
-/** A node on the canvas: 2.41.1 renders each as `data-test-id="canvas-node"` with `data-node-name`. */
-function canvasNode(page: Page, name: string): Locator {
-  return page.locator(`[data-test-id="canvas-node"][data-node-name="${name.replace(/"/g, '\\"')}"]`);
-}
-
-/** Waits (bounded) until `locator` matches at least `n` elements. */
-async function countReaches(locator: Locator, n: number): Promise<void> {
-  const end = Date.now() + ACTION_MS;
-  while ((await locator.count()) < n) {
-    if (Date.now() > end) throw new Error(`${await locator.count()} of ${n} nodes on the canvas after 20 s`);
-    await locator.page().waitForTimeout(200);
-  }
-}
-
-/** Ctrl+wheel over a node: zooms the canvas around it, as a trainee does with the mouse. */
-async function zoomAround(page: Page, node: Locator, steps: number): Promise<void> {
-  for (let i = 0; i < steps; i += 1) {
-    const box = await node.boundingBox();
-    if (!box) return;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -100);
-    await page.keyboard.up('Control');
-    await page.waitForTimeout(120);
-  }
-}
 
 async function run(o: Options, browser: Browser): Promise<void> {
   const context = await browser.newContext({ viewport: VIEWPORT });
@@ -252,19 +189,9 @@ async function run(o: Options, browser: Browser): Promise<void> {
   const workflowId = new URL(page.url()).pathname.split('/')[2] ?? '';
   say(`created a workflow (${workflowId})`);
   doing('pasting FILE onto the canvas');
-  await page.evaluate(async (text) => {
-    // A trainee copies the export to the clipboard, then presses Ctrl+V on the canvas.
-    await (
-      globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }
-    ).navigator.clipboard.writeText(text);
-  }, o.workflowText);
-  await page.keyboard.press('ControlOrMeta+v');
-  const nodes = page.locator('[data-test-id="canvas-node"]');
+  const nodes = canvasNodes(page);
   const want = o.workflow.nodes.length;
-  await countReaches(nodes, want);
-  await quiet();
-  if ((await nodes.count()) !== want)
-    throw new Error(`paste: ${await nodes.count()} nodes, FILE has ${want}`);
+  await pasteOnto(page, o.workflowText, want, quiet);
   say(`pasted ${want} nodes onto the canvas`);
   await assertNoAi(page, 'the canvas');
   say('canvas: no assistant, AI or chat entry point visible');
@@ -347,44 +274,25 @@ async function run(o: Options, browser: Browser): Promise<void> {
   if (o.shots && o.alert === undefined) say('no --alert: editor-executions.png not written');
 
   await settingsPages(page, quiet);
+  if (o.shots && o.example) await connectorShots(page, o.example, o.n8n, o.shots, quiet);
+  if (o.shots && !o.example)
+    say('no --example: editor-retry-loop.png and editor-error-output.png not written');
   await context.close();
 }
 
-/** The Wait node's panel and an HTTP Request node's error output, when FILE has them. */
+/** The Wait node's panel, when FILE has one. */
 async function panelShots(page: Page, o: Options, quiet: () => Promise<void>): Promise<void> {
   const waits = o.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
   const wait = waits.find((n) => n.parameters?.resume === 'webhook') ?? waits[0];
-  if (wait) {
-    doing(`opening the panel of the Wait node "${wait.name}"`);
-    await page.getByRole('button', { name: 'Zoom to Fit' }).click();
-    await canvasNode(page, wait.name).dblclick();
-    // 2.41.1's node panel (data-test-id ndv) opens on its "Parameters": Resume, HTTP Method, Limit Wait Time.
-    const panel = page.locator('[data-test-id="ndv"]');
-    await panel.getByText('Resume', { exact: true }).waitFor();
-    await quiet();
-    await shoot(page, o.shots, 'editor-wait-node.png');
-    await page.keyboard.press('Escape');
-    await panel.waitFor({ state: 'hidden' });
-  } else say('FILE has no Wait node: editor-wait-node.png not written');
-
-  const http = o.workflow.nodes.find(
-    (n) => n.type === 'n8n-nodes-base.httpRequest' && n.onError === 'continueErrorOutput',
-  );
-  if (!http) {
-    say(
-      'FILE has no HTTP Request with On Error "Continue (using error output)": editor-error-output.png not written',
-    );
-    return;
-  }
-  doing(`opening the settings of the HTTP Request node "${http.name}"`);
-  const node = canvasNode(page, http.name);
+  if (!wait) return say('FILE has no Wait node: editor-wait-node.png not written');
+  doing(`opening the panel of the Wait node "${wait.name}"`);
   await page.getByRole('button', { name: 'Zoom to Fit' }).click();
-  await node.dblclick();
+  await canvasNode(page, wait.name).dblclick();
+  // 2.41.1's node panel (data-test-id ndv) opens on its "Parameters": Resume, HTTP Method, Limit Wait Time.
   const panel = page.locator('[data-test-id="ndv"]');
-  await panel.getByText('Settings', { exact: true }).click();
-  await panel.getByText('Continue (using error output)').waitFor();
+  await panel.getByText('Resume', { exact: true }).waitFor();
   await quiet();
-  await shoot(page, o.shots, 'editor-error-output.png');
+  await shoot(page, o.shots, 'editor-wait-node.png');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'hidden' });
 }
@@ -422,36 +330,6 @@ async function executionsShot(
   await page.getByRole('radio', { name: 'Editor' }).click();
 }
 
-/** Every settings page the trainee can open from the sidebar's "Settings" menu, each without AI. */
-async function settingsPages(page: Page, quiet: () => Promise<void>): Promise<void> {
-  // 2.41.1: the sidebar's "Settings" (a menu item) opens a menu of the settings pages and "Sign out".
-  doing('opening the Settings menu');
-  await page.goto(`${new URL(page.url()).origin}/home/workflows`);
-  await quiet();
-  await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
-  const items = page.getByRole('menuitem').filter({ visible: true });
-  await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
-  await assertNoAi(page, 'the Settings menu');
-  const names: string[] = [];
-  for (const item of await items.all()) {
-    const name = (await item.getAttribute('aria-label')) ?? (await item.innerText()).trim();
-    if (name && !['Sign out', 'Settings', 'Overview', 'Insights', 'Help', 'Add new item'].includes(name)) {
-      names.push(name);
-    }
-  }
-  if (names.length === 0) throw new Error('the Settings menu lists no page');
-  // On a settings page, 2.41.1's sidebar lists the same pages as menu items.
-  await page.getByRole('menuitem', { name: names[0], exact: true }).filter({ visible: true }).first().click();
-  await page.waitForURL(/\/settings\//);
-  for (const name of names) {
-    doing(`opening Settings > ${name}`);
-    await page.getByRole('menuitem', { name, exact: true }).filter({ visible: true }).first().click();
-    await quiet();
-    await assertNoAi(page, `Settings > ${name} (${new URL(page.url()).pathname})`);
-  }
-  say(`settings: no assistant, AI or chat entry point on ${names.length} pages (${names.join(', ')})`);
-}
-
 async function main(): Promise<void> {
   let o: Options;
   try {
@@ -475,7 +353,7 @@ async function main(): Promise<void> {
     });
     await run(o, browser);
   } catch (err) {
-    process.stderr.write(`trainee-editor: ${step}: ${firstLine(err)}\n`);
+    process.stderr.write(`trainee-editor: ${currentStep()}: ${firstLine(err)}\n`);
     const shot = process.env.FAILURE_SHOT;
     if (shot) await openPage?.screenshot({ path: shot }).catch(() => undefined);
     process.exitCode = 1;

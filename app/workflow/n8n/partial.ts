@@ -19,16 +19,18 @@ export const STAGE_NODES = {
   validate: ['Validate', 'Valid?', 'Notify validation error', 'Stop: alert rejected'],
   enrich: ['Enrich', 'Check identity', 'Identity ok?'],
   'case-lookup': ['Case lookup', 'Select case action'],
-  decide: [DECIDE, 'Below threshold', 'Build record', 'Record'],
-  approve: [
+  // Decide asks for approval at the threshold (the guide's stage 5, the checker's decide stage): Request
+  // approval comes with the two routers between Decide and it, whose other outputs lead to Idempotency's.
+  decide: [
+    DECIDE,
+    'Below threshold',
+    'Build record',
+    'Record',
     'Duplicate delivery?',
     'Case exists?',
     'Request approval',
-    'Wait for approval',
-    'Read decision',
-    'Approved?',
-    'No action',
   ],
+  approve: ['Wait for approval', 'Read decision', 'Approved?', 'No action'],
   block: ['Block', 'Check block', 'Verify block', 'Check verification'],
   record: ['Case written?', 'Done'],
   idempotency: ['Keep first outcome', 'Blocklist lookup', 'Check earlier block', 'Blocked by this event?'],
