@@ -2,31 +2,25 @@
 import { z } from 'zod';
 import type { ApiOption } from '../lab/mock-api-server.js';
 import {
+  API_FLAGS_USAGE,
   apiOf,
   approvalTimeoutOf,
+  LIMIT_AND_TRACE_USAGE,
   parseFlags,
   TARGET_FIELDS,
   TARGET_FLAGS,
   UsageError,
 } from '../targets/options.js';
-import {
-  N8N_APPROVAL_TIMEOUT_SECONDS,
-  REFERENCE_APPROVAL_TIMEOUT_SECONDS,
-  type TargetName,
-} from '../targets/targets.js';
+import type { TargetName } from '../targets/targets.js';
 import { CASE_NAMES, type CaseName } from './verdict.js';
 
 export const USAGE = `usage: node dist/app/acceptance/cli.js --target reference|n8n [options]
-  --api URL                     mock API base URL (reference without it: an in-process mock API)
-  --api-socket PATH             reach the mock API over its Unix socket (n8n target only)
-  --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
+${API_FLAGS_USAGE}
   --n8n URL                     n8n base URL (default http://127.0.0.1:5678)
   --resume-origin URL           replace the origin of the resume URLs n8n announces
   --report FILE                 JSON report (default reports/acceptance-<target>.json)
   --cases a,b                   run only these cases (${CASE_NAMES.join(', ')})
-  --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
-                                n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
-  --verbose                     print the reference workflow's node trace on stderr`;
+${LIMIT_AND_TRACE_USAGE}`;
 
 export interface RunnerCliOptions {
   target: TargetName;

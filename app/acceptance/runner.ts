@@ -1,17 +1,18 @@
 /**
- * Runs the acceptance matrix against one workflow target. The runner plays the alert source and the
- * approver, and judges each case from the mock API's destination state only (verdict.ts). The target is
- * reached the same way whether it is the in-process reference host or n8n: webhook POSTs, and the resume
- * URL found in the approval notification.
+ * Runs the acceptance matrix against one workflow target. The lab's scenario driver
+ * (app/lab/scenario-driver.ts) plays the alert source and the approver; the runner judges each case from
+ * the mock API's destination state only (verdict.ts). The target is reached the same way whether it is
+ * the in-process reference host or n8n: webhook POSTs, and the resume URL found in the approval
+ * notification.
  */
 
 import { randomUUID } from 'node:crypto';
-import { HealthSchema, type State } from '../lab/api-schemas.js';
-import { resumeUrlIn } from '../lab/approval-request.js';
+import type { State } from '../lab/api-schemas.js';
 import type { Facts } from '../lab/judging.js';
 import type { MockApiClient } from '../lab/mock-api.js';
+import { type DriverOptions, driveScenario, isOk, type Refusal } from '../lab/scenario-driver.js';
 import type { Timing } from '../lab/timing.js';
-import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from '../targets/moves.js';
+import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
 
@@ -82,7 +83,7 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
     user: LAB_USER,
     approver: APPROVER,
   };
-  const run = new CaseRun(options, script, facts);
+  const notes: string[] = [];
   const finish = (verdict: Verdict): CaseResult => ({
     case: name,
     expectation: EXPECTATIONS[name],
@@ -91,33 +92,39 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
     seconds: Math.round(performance.now() - started) / 1000,
     event_id: facts.eventId,
     checks: verdict.checks,
-    notes: run.notes,
+    notes,
   });
 
   try {
-    const precondition = await run.prepare();
-    if (precondition !== null)
+    const alert = alertPayload(facts, script);
+    const driven = await driveScenario(driverOptions(options, notes), {
+      facts,
+      setup: script.setup,
+      approver: script.approver,
+      alertPath: RESPONSE_WEBHOOK_PATH,
+      alert,
+      followUp:
+        script.followUp === undefined
+          ? undefined
+          : {
+              ...(script.followUp === 'deliver_again'
+                ? { path: RESPONSE_WEBHOOK_PATH, payload: alert }
+                : { path: ROLLBACK_WEBHOOK_PATH, payload: { event_id: facts.eventId } }),
+              firstRunFinished: (state) => judge('positive', state, facts).pass,
+            },
+      done: (state) => judge(name, state, facts).pass,
+    });
+    if ('refusal' in driven) {
+      const precondition = preconditionOf(driven.refusal);
       return finish({ pass: false, checks: [precondition], observed: precondition.check });
-
-    await run.trigger('suspicious-login', alertPayload(facts, script));
-    const phaseDeadline = () =>
-      performance.now() +
-      options.timing.phaseTimeoutMs +
-      (script.approver === 'silent'
-        ? options.approvalTimeoutSeconds * 1000 + options.timing.approvalLatenessMs
-        : 0);
-
-    if (script.followUp !== undefined) {
-      const first = await run.waitForVerdict('positive', phaseDeadline());
-      if (!first.pass) {
-        const checks = first.checks.map((c) => ({ ...c, check: `first run: ${c.check}` }));
-        return finish({ pass: false, checks, observed: `first run never finished: ${first.observed}` });
-      }
-      if (script.followUp === 'deliver_again')
-        await run.trigger('suspicious-login', alertPayload(facts, script));
-      else await run.trigger('suspicious-login-rollback', { event_id: facts.eventId });
     }
-    return finish(await run.waitForVerdict(name, phaseDeadline()));
+    const { marks, state } = driven.evidence;
+    if (marks.firstRunDone === false) {
+      const first = verdictOf('positive', state, facts);
+      const checks = first.checks.map((c) => ({ ...c, check: `first run: ${c.check}` }));
+      return finish({ pass: false, checks, observed: `first run never finished: ${first.observed}` });
+    }
+    return finish(verdictOf(name, state, facts));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish({
@@ -128,102 +135,55 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
   }
 }
 
-/** One case in progress: its requests, the approvals it has answered, what it noted on the way. */
-class CaseRun {
-  readonly notes: string[] = [];
-  readonly #answered = new Set<string>();
+/**
+ * The matrix's way of driving (app/lab/scenario-driver.ts): a trigger's 404 retried for the whole phase
+ * and any other answer but a 2xx a runner error; only the case's own approval requests answered; a first
+ * run that never finished ends the case. Notes are kept per case, a repeat of the last one once.
+ */
+function driverOptions(options: RunnerOptions, notes: string[]): DriverOptions {
+  return {
+    api: options.api,
+    workflowUrl: options.workflowUrl,
+    approvalTimeoutSeconds: options.approvalTimeoutSeconds,
+    resumeOrigin: options.resumeOrigin,
+    timing: options.timing,
+    note: (message) => {
+      if (notes.at(-1) !== message) notes.push(message);
+    },
+    vetTrigger: (answer, url) => {
+      if (answer.error !== null) throw new Error(answer.error);
+      if (!isOk(answer.status)) throw new Error(`POST ${url} answered ${answer.status}`);
+    },
+    answers: 'own event',
+    decision: (approver, facts) => ({ decision: approver, approver: facts.approver }),
+    unfinishedFirstRun: 'stop',
+  };
+}
 
-  constructor(
-    readonly options: RunnerOptions,
-    readonly script: CaseScript,
-    readonly facts: Facts,
-  ) {}
+/** The verdict of the last state seen; a failed check when GET /state never answered one. */
+function verdictOf(name: CaseName, state: State | null, facts: Facts): Verdict {
+  if (state === null)
+    return { pass: false, checks: [{ check: 'GET /state answered', pass: false }], observed: 'no state' };
+  return judge(name, state, facts);
+}
 
-  /** POST /reset, then GET /health must say healthy; then the case's own setup. Null when all is well. */
-  async prepare(): Promise<Check | null> {
-    const { api } = this.options;
-    const reset = await api.request('POST', '/reset', {});
-    if (reset.status !== 200) {
-      return {
-        check: 'POST /reset answers 200',
-        pass: false,
-        detail: `${reset.status} ${JSON.stringify(reset.body)}`,
-      };
-    }
-    const health = await api.request('GET', '/health');
-    const parsed = HealthSchema.safeParse(health.body);
-    if (health.status !== 200 || !parsed.success || parsed.data.case_mode !== 'healthy') {
+/** A preparation the mock API refused, as the case's one failed check. */
+function preconditionOf(refusal: Refusal): Check {
+  const { request, status, body } = refusal;
+  switch (request) {
+    case 'POST /reset':
+      return { check: 'POST /reset answers 200', pass: false, detail: `${status} ${JSON.stringify(body)}` };
+    case 'GET /health':
       return {
         check: 'GET /health reports case_mode healthy before the run',
         pass: false,
-        detail: `${health.status} ${JSON.stringify(health.body)}`,
+        detail: `${status} ${JSON.stringify(body)}`,
       };
-    }
-    if (this.script.setup === 'fail_next_write') {
-      const mode = await api.request('POST', '/control/case-mode', { mode: 'fail_next_write' });
-      if (mode.status !== 200) {
-        return {
-          check: 'POST /control/case-mode fail_next_write answers 200',
-          pass: false,
-          detail: `${mode.status}`,
-        };
-      }
-    }
-    return null;
-  }
-
-  async trigger(name: 'suspicious-login' | 'suspicious-login-rollback', payload: unknown): Promise<void> {
-    const url = `${this.options.workflowUrl.replace(/\/+$/, '')}/webhook/${name}`;
-    const status = await postTrigger(url, payload, this.options.timing, (message) => this.note(message));
-    if (status < 200 || status >= 300) throw new Error(`POST ${url} answered ${status}`);
-  }
-
-  /**
-   * Polls GET /state until the case's checks pass and the journal has stayed unchanged for settleMs, or the
-   * deadline passes; answers approval requests on the way. Returns the verdict of the last state seen.
-   */
-  async waitForVerdict(name: CaseName, deadline: number): Promise<Verdict> {
-    const settled = await waitUntilSettled({
-      readState: () => this.state(),
-      onState: (state) => this.answerApprovals(state),
-      judge: (state) => judge(name, state, this.facts),
-      timing: this.options.timing,
-      deadline,
-    });
-    return (
-      settled?.verdict ?? {
+    case 'POST /control/case-mode':
+      return {
+        check: 'POST /control/case-mode fail_next_write answers 200',
         pass: false,
-        checks: [{ check: 'GET /state answered', pass: false }],
-        observed: 'no state',
-      }
-    );
-  }
-
-  state(): Promise<State | null> {
-    return readState(this.options.api, (message) => this.note(message));
-  }
-
-  /** The approver: answers each approval request of this event once, as the case's script says. */
-  async answerApprovals(state: State): Promise<void> {
-    if (this.script.approver === 'silent') return;
-    for (const request of state.notifications) {
-      if (request.event_id !== this.facts.eventId) continue;
-      const resumeUrl = resumeUrlIn(request);
-      if (resumeUrl === undefined || this.#answered.has(resumeUrl)) continue;
-      this.#answered.add(resumeUrl);
-      await this.resume(resumeUrl, {
-        decision: this.script.approver === 'approve' ? 'approve' : 'reject',
-        approver: this.facts.approver,
-      });
-    }
-  }
-
-  async resume(resumeUrl: string, decision: { decision: string; approver: string }): Promise<void> {
-    const url = rewriteOrigin(resumeUrl, this.options.resumeOrigin);
-    await postResume(url, decision, this.options.timing, (message) => this.note(message));
-  }
-
-  note(message: string): void {
-    if (this.notes.at(-1) !== message) this.notes.push(message);
+        detail: `${status}`,
+      };
   }
 }

@@ -4,36 +4,30 @@ import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from 
 import type { ApiOption } from '../lab/mock-api-server.js';
 import { WebhookPathSchema } from '../lab/webhook-path.js';
 import {
+  API_FLAGS_USAGE,
   apiOf,
   approvalTimeoutOf,
+  LIMIT_AND_TRACE_USAGE,
   parseFlags,
   TARGET_FIELDS,
   TARGET_FLAGS,
   UsageError,
 } from '../targets/options.js';
-import {
-  N8N_APPROVAL_TIMEOUT_SECONDS,
-  REFERENCE_APPROVAL_TIMEOUT_SECONDS,
-  type TargetName,
-} from '../targets/targets.js';
+import type { TargetName } from '../targets/targets.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 
 export const CHECK_USAGE = `usage: node dist/app/check/cli.js --stage STAGE|all --target reference|n8n [options]
   --stage STAGE                 check every stage up to and including STAGE:
                                 ${STAGE_NAMES.join(', ')}, or all
   --only                        check STAGE alone, not the stages before it (quicker, for a rerun)
-  --api URL                     mock API base URL (reference without it: an in-process mock API)
-  --api-socket PATH             reach the mock API over its Unix socket (n8n target only)
-  --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)
+${API_FLAGS_USAGE}
   --n8n URL                     the workflow platform's base URL (default http://127.0.0.1:5678)
   --resume-origin URL           replace the origin of the resume URLs the platform announces
   --webhook-path PATH           the alert webhook's path (default suspicious-login: <n8n>/webhook/PATH)
   --rollback-path PATH          the rollback webhook's path (default suspicious-login-rollback)
   --mapping FILE                your names for what the exercise leaves open (docs/trainee-guide.md)
   --report FILE                 JSON results (default ${CHECK_REPORT_PATH})
-  --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
-                                n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
-  --verbose                     print the reference workflow's node trace on stderr
+${LIMIT_AND_TRACE_USAGE}
 environment: N8N_API_KEY        n8n public-API key: the Webhook stage then reads the execution data`;
 
 export interface CheckOptions {

@@ -14,9 +14,9 @@ import { CHECK_TIMING, type Timing } from '../lab/timing.js';
 import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
 import { LAB_USER } from '../workflow/scenario.js';
-import { CheckSetupError, Driver, NotListening } from './driver.js';
 import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
+import { type CheckContext, CheckSetupError, checkScenario, NotListening } from './scenario-check.js';
 import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;
@@ -58,7 +58,7 @@ export async function runCheck(
         `${scenarios.length} stimuli`,
     );
     const identity = await labIdentity(api);
-    const driver = new Driver({
+    const context: CheckContext = {
       options,
       target,
       api,
@@ -67,13 +67,13 @@ export async function runCheck(
       identity,
       note,
       ...(hooks.onEvidence ? { onEvidence: hooks.onEvidence } : {}),
-    });
+    };
     const results: ExpectationResult[] = [];
     let stopped: Stopped | null = null;
     for (const scenario of scenarios) {
       const began = performance.now();
       try {
-        results.push(...(await driver.run(scenario)));
+        results.push(...(await checkScenario(context, scenario)));
       } catch (error) {
         if (!(error instanceof NotListening)) throw error;
         stopped = error.stopped;

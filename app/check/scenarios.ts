@@ -62,6 +62,9 @@ import {
 
 const { stimulus: SENT, requires: R } = WORDS;
 
+/** The hint of both confidence-92 stimuli when no approval request came. */
+const NO_APPROVAL_AT_92 = `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`;
+
 export type {
   Evidence,
   ExecutionFinding,
@@ -194,11 +197,7 @@ export const SCENARIOS: readonly Scenario[] = [
     approver: 'approve',
     alert: (f) => baseAlert(f, 92),
     expectations: [
-      approvalRequested(
-        'approve',
-        R.approve.approvalRequested.text,
-        `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
-      ),
+      approvalRequested('approve', R.approve.approvalRequested.text, NO_APPROVAL_AT_92),
       noBlockBeforeDecision,
       resumeAccepted,
       oneBlockAfterApproval,
@@ -220,11 +219,7 @@ export const SCENARIOS: readonly Scenario[] = [
     approver: 'silent',
     alert: (f) => baseAlert(f, 92),
     expectations: [
-      approvalRequested(
-        'approve',
-        R.approve.approvalUnanswered.text,
-        `confidence 92 asked for no approval: after Decide (>= ${APPROVAL_THRESHOLD}) send the approval request, a POST /notify carrying {{ $execution.resumeUrl }}, then wait for the answer`,
-      ),
+      approvalRequested('approve', R.approve.approvalUnanswered.text, NO_APPROVAL_AT_92),
       noBlockAfter(
         'approve',
         R.approve.timeoutNoBlock.text,

@@ -36,6 +36,16 @@ export const TARGET_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** The help lines of the flags that say how the mock API is reached, as both commands print them. */
+export const API_FLAGS_USAGE = `  --api URL                     mock API base URL (reference without it: an in-process mock API)
+  --api-socket PATH             reach the mock API over its Unix socket (n8n target only)
+  --api-exec "PREFIX"           reach the mock API by running PREFIX METHOD PATH [JSON] (n8n target only)`;
+
+/** The help lines of --approval-timeout-seconds and --verbose, the last lines of both commands' flags. */
+export const LIMIT_AND_TRACE_USAGE = `  --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
+                                n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
+  --verbose                     print the reference workflow's node trace on stderr`;
+
 const EnvSchema = z.object({
   APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
 });

@@ -1,6 +1,6 @@
 /**
  * The workflow's decisions, written once (docs/workflow-protocol.md, steps 1-7 and the rollback): the
- * TypeScript reference (app/acceptance/reference-workflow.ts) calls these functions, and the generator
+ * TypeScript reference (app/targets/reference-workflow.ts) calls these functions, and the generator
  * copies their source text into the n8n Code nodes (app/workflow/n8n/), so both run the same code.
  *
  * Rules of this file, because its text runs inside n8n's Code node as well:

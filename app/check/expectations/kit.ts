@@ -5,6 +5,7 @@ import { resumeUrlIn } from '../../lab/approval-request.js';
 import type { ExpectationStatus, StageName } from '../../lab/check-report.js';
 import * as judging from '../../lab/judging.js';
 import { caseWrites, type Facts } from '../../lab/judging.js';
+import type { Marks } from '../../lab/scenario-driver.js';
 import { checkWords } from '../../lab/stage-briefs.js';
 import type { ExecutionFinding } from '../../n8n/executions.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
@@ -23,26 +24,12 @@ export {
   show,
   touching,
 } from '../../lab/judging.js';
+export type { Marks } from '../../lab/scenario-driver.js';
 export { MAPPED_FIELDS } from '../../lab/stage-briefs.js';
 export type { ExecutionFinding } from '../../n8n/executions.js';
 
 /** The checker's words (app/lab/stage-briefs.ts, shared with the console): each expectation's text. */
 export const WORDS = checkWords(APPROVAL_THRESHOLD);
-
-/** What the checker saw happen besides the final state. */
-export interface Marks {
-  /** The status the webhook answered (null: not reachable), and why it failed. */
-  trigger: { status: number | null; error: string | null };
-  /** The state at the moment the first approval request was seen, before anyone answered it. */
-  atApprovalRequest: State | null;
-  /** The status the resume URL answered to the checker's decision (null: not reachable). */
-  resumeStatus: number | null;
-  /** The first run of a two-delivery scenario finished (one block, a case written after it). */
-  firstRunDone: boolean | null;
-  /** The last journal seq before the second stimulus. */
-  followUpSeq: number | null;
-  followUpTrigger: { status: number | null; error: string | null } | null;
-}
 
 export interface Evidence {
   state: State;

@@ -1,13 +1,13 @@
 /**
- * The moves of a driver, shared by the acceptance matrix and the stage checker: post a trigger, post an
- * approver's decision, read the state, wait for a quiet journal, and reach a resume URL n8n names by a host
- * only the lab network knows.
+ * The moves of the scenario driver (scenario-driver.ts): post a trigger, post an approver's decision, read
+ * the state, wait for a quiet journal, and reach a resume URL n8n names by a host only the lab network
+ * knows.
  */
 
-import { type State, StateSchema } from '../lab/api-schemas.js';
-import type { MockApiClient } from '../lab/mock-api.js';
-import { postResume as postDecision } from '../lab/resume.js';
-import type { Timing } from '../lab/timing.js';
+import { type State, StateSchema } from './api-schemas.js';
+import type { MockApiClient } from './mock-api.js';
+import { postResume as postDecision } from './resume.js';
+import type { Timing } from './timing.js';
 
 /**
  * POSTs to a trigger and returns the status it finally answered. A freshly published n8n webhook answers
@@ -34,7 +34,7 @@ export async function postTrigger(
 }
 
 /**
- * POSTs an approver's decision (app/lab/resume.ts), retrying n8n's early 404/409 briefly; every answer but
+ * POSTs an approver's decision (resume.ts), retrying n8n's early 404/409 briefly; every answer but
  * a 2xx is noted. Returns the last status, or null when the URL could not be reached.
  */
 export async function postResume(

@@ -1,0 +1,256 @@
+/**
+ * The one driver of the acceptance matrix and the stage checker. Per scenario it resets the mock API, reads
+ * its health, sets the scenario's case mode, posts the alert, answers approval requests as the scenario's
+ * approver, sends the follow-up once the first run finished, and waits for a quiet journal; it returns what
+ * it saw. Each tool judges that evidence its own way (app/acceptance/verdict.ts, app/check/expectations/),
+ * and says in DriverOptions where its driving differs: how long a 404 trigger is retried and what a
+ * trigger's answer means, whose approval requests are answered and with what body, whether an unfinished
+ * first run ends the scenario.
+ */
+import { HealthSchema, type State } from './api-schemas.js';
+import { resumeUrlIn } from './approval-request.js';
+import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './driver-moves.js';
+import type { Facts } from './judging.js';
+import type { MockApiClient } from './mock-api.js';
+import type { Timing } from './timing.js';
+import { webhookUrl } from './webhook-path.js';
+
+/** A trigger's answer: the status it answered (null: it could not be sent), and why it could not. */
+export interface TriggerAnswer {
+  status: number | null;
+  error: string | null;
+}
+
+/** What the driver saw happen besides the final state. */
+export interface Marks {
+  /** The alert webhook's answer. */
+  trigger: TriggerAnswer;
+  /** The state at the moment the first approval request was seen, before anyone answered it. */
+  atApprovalRequest: State | null;
+  /** The status the resume URL answered to the approver's first decision (null: not reachable). */
+  resumeStatus: number | null;
+  /** The first run of a two-stimulus scenario finished (its followUp.firstRunFinished held); null: none. */
+  firstRunDone: boolean | null;
+  /** The last journal seq before the second stimulus. */
+  followUpSeq: number | null;
+  /** The second stimulus's answer; null when it was not sent. */
+  followUpTrigger: TriggerAnswer | null;
+}
+
+/** What a driven scenario leaves for its judge. */
+export interface DriverEvidence {
+  marks: Marks;
+  /** The last state seen (the first run's, when an unfinished first run stopped the scenario); null: none. */
+  state: State | null;
+}
+
+/** A request of the preparation that the mock API did not answer as a fresh lab does. */
+export interface Refusal {
+  request: 'POST /reset' | 'GET /health' | 'POST /control/case-mode';
+  status: number;
+  body: unknown;
+}
+
+export type DriverResult = { refusal: Refusal } | { evidence: DriverEvidence };
+
+export type Approver = 'approve' | 'reject' | 'silent';
+
+/** One tool's way of driving, the same for each of its scenarios. */
+export interface DriverOptions {
+  api: MockApiClient;
+  /** Where the triggers live: `<workflowUrl>/webhook/<path>`, as on n8n. */
+  workflowUrl: string;
+  /** The target's approval time limit; the driver only waits for it, the target enforces it. */
+  approvalTimeoutSeconds: number;
+  /** Replaces the origin of resume URLs that name a host the driver cannot reach. */
+  resumeOrigin: string | undefined;
+  timing: Timing;
+  /** Told what the driver meets on the way: a retried trigger, a refused resume POST, a failed poll. */
+  note(message: string): void;
+  /** How long a trigger that answers 404 is retried; the phase time when not given. */
+  triggerRetryMs?: number;
+  /** Sees each trigger's answer before the driver goes on; what it throws ends the scenario. */
+  vetTrigger(answer: TriggerAnswer, url: string, path: string): void;
+  /** Whose approval requests the approver answers: those of the scenario's event, or every one. */
+  answers: 'own event' | 'every request';
+  /** The body of the approver's decision. */
+  decision(approver: Exclude<Approver, 'silent'>, facts: Facts): unknown;
+  /** A first run that never finished: the scenario stops there, or goes on to its judgement all the same. */
+  unfinishedFirstRun: 'stop' | 'go on';
+}
+
+/** One scenario: what is sent, who answers, and when it counts as done. */
+export interface DriverScenario {
+  facts: Facts;
+  setup?: 'fail_next_write' | undefined;
+  approver: Approver;
+  alertPath: string;
+  alert: unknown;
+  /** A second stimulus, sent once the first run has finished. */
+  followUp?: { path: string; payload: unknown; firstRunFinished(state: State): boolean } | undefined;
+  /**
+   * A silent approver's limit sat out: the driver first waits for an approval request, then judges only
+   * this long after it was seen. Without it the run is judged as it goes, up to the limit and its lateness.
+   */
+  sitOutMs?: number | undefined;
+  /** The judge as the wait's stopping rule: the scenario is done once this holds on a quiet journal. */
+  done(state: State, marks: Marks): boolean;
+}
+
+export function isOk(status: number | null): boolean {
+  return status !== null && status >= 200 && status < 300;
+}
+
+/** Prepares the mock API, then drives the scenario; a refused preparation drives nothing. */
+export async function driveScenario(options: DriverOptions, scenario: DriverScenario): Promise<DriverResult> {
+  const refusal = await prepare(options.api, scenario.setup);
+  if (refusal !== null) return { refusal };
+  return { evidence: await new ScenarioRun(options, scenario).drive() };
+}
+
+/** POST /reset, then GET /health must say healthy; then the scenario's case mode. Null when all is well. */
+async function prepare(api: MockApiClient, setup: DriverScenario['setup']): Promise<Refusal | null> {
+  const reset = await api.request('POST', '/reset', {});
+  if (reset.status !== 200) return { request: 'POST /reset', status: reset.status, body: reset.body };
+  const health = await api.request('GET', '/health');
+  const parsed = HealthSchema.safeParse(health.body);
+  if (health.status !== 200 || !parsed.success || parsed.data.case_mode !== 'healthy')
+    return { request: 'GET /health', status: health.status, body: health.body };
+  if (setup === 'fail_next_write') {
+    const mode = await api.request('POST', '/control/case-mode', { mode: 'fail_next_write' });
+    if (mode.status !== 200)
+      return { request: 'POST /control/case-mode', status: mode.status, body: mode.body };
+  }
+  return null;
+}
+
+/** One scenario in progress: its stimuli, the approval requests it has answered, what it marked. */
+class ScenarioRun {
+  readonly marks: Marks = {
+    trigger: { status: null, error: null },
+    atApprovalRequest: null,
+    resumeStatus: null,
+    firstRunDone: null,
+    followUpSeq: null,
+    followUpTrigger: null,
+  };
+  readonly #answered = new Set<string>();
+  #approvalSeenAt: number | null = null;
+
+  constructor(
+    readonly options: DriverOptions,
+    readonly scenario: DriverScenario,
+  ) {}
+
+  async drive(): Promise<DriverEvidence> {
+    const { marks, scenario, options } = this;
+    marks.trigger = await this.send(scenario.alertPath, scenario.alert);
+    if (!isOk(marks.trigger.status)) return { marks, state: await this.read() };
+
+    const { followUp } = scenario;
+    if (followUp !== undefined) {
+      const first = await this.settle(
+        (state) => followUp.firstRunFinished(state),
+        this.deadline(scenario.approver === 'silent'),
+      );
+      marks.firstRunDone = first?.verdict.pass ?? false;
+      if (first !== null && marks.firstRunDone) {
+        marks.followUpSeq = first.state.journal.at(-1)?.seq ?? 0;
+        marks.followUpTrigger = await this.send(followUp.path, followUp.payload);
+      } else if (options.unfinishedFirstRun === 'stop') {
+        return { marks, state: first?.state ?? null };
+      }
+    }
+
+    // A silent approver's run is waited for up to the approval limit and its lateness; with sitOutMs, only
+    // once there is an approval request to time out, and judged only once the limit is sat out.
+    let sitsOut = scenario.approver === 'silent';
+    const { sitOutMs } = scenario;
+    if (sitsOut && sitOutMs !== undefined) {
+      const asked = await this.settle(
+        () => this.#approvalSeenAt !== null,
+        performance.now() + options.timing.phaseTimeoutMs,
+        { ...options.timing, settleMs: 0 },
+      );
+      sitsOut = asked?.verdict.pass ?? false;
+    }
+    const satOut = () =>
+      !sitsOut ||
+      sitOutMs === undefined ||
+      (this.#approvalSeenAt !== null && performance.now() - this.#approvalSeenAt >= sitOutMs);
+    const settled = await this.settle(
+      (state) => satOut() && scenario.done(state, marks),
+      this.deadline(sitsOut),
+    );
+    return { marks, state: settled?.state ?? null };
+  }
+
+  /** The phase time from now, and the approval limit with its lateness when a silent approver sits it out. */
+  deadline(sitsOut: boolean): number {
+    const { timing, approvalTimeoutSeconds } = this.options;
+    return (
+      performance.now() +
+      timing.phaseTimeoutMs +
+      (sitsOut ? approvalTimeoutSeconds * 1000 + timing.approvalLatenessMs : 0)
+    );
+  }
+
+  /** Polls until `done` holds on a quiet journal or the deadline passes, answering approvals on the way. */
+  settle(done: (state: State) => boolean, deadline: number, timing: Timing = this.options.timing) {
+    return waitUntilSettled({
+      readState: () => this.read(),
+      onState: (state) => this.answerApprovals(state),
+      judge: (state) => ({ pass: done(state) }),
+      timing,
+      deadline,
+    });
+  }
+
+  read(): Promise<State | null> {
+    return readState(this.options.api, this.options.note);
+  }
+
+  /** POSTs to a webhook; its answer, vetted by the tool, which may end the scenario. */
+  async send(path: string, payload: unknown): Promise<TriggerAnswer> {
+    const { options } = this;
+    const url = webhookUrl(options.workflowUrl, path);
+    const timing = {
+      ...options.timing,
+      phaseTimeoutMs: options.triggerRetryMs ?? options.timing.phaseTimeoutMs,
+    };
+    let answer: TriggerAnswer;
+    try {
+      answer = { status: await postTrigger(url, payload, timing, options.note), error: null };
+    } catch (error) {
+      answer = { status: null, error: error instanceof Error ? error.message : String(error) };
+    }
+    options.vetTrigger(answer, url, path);
+    return answer;
+  }
+
+  /**
+   * The approver: each approval request once. The first one seen is marked with the state of that moment;
+   * a silent approver answers none.
+   */
+  async answerApprovals(state: State): Promise<void> {
+    const { options, scenario, marks } = this;
+    for (const request of state.notifications) {
+      if (options.answers === 'own event' && request.event_id !== scenario.facts.eventId) continue;
+      const url = resumeUrlIn(request);
+      if (url === undefined || this.#answered.has(url)) continue;
+      this.#answered.add(url);
+      if (marks.atApprovalRequest === null) {
+        marks.atApprovalRequest = state;
+        this.#approvalSeenAt = performance.now();
+      }
+      if (scenario.approver === 'silent') continue;
+      const status = await postResume(
+        rewriteOrigin(url, options.resumeOrigin),
+        options.decision(scenario.approver, scenario.facts),
+        options.timing,
+        options.note,
+      );
+      marks.resumeStatus ??= status;
+    }
+  }
+}
