@@ -1,14 +1,14 @@
 /**
  * The report the bench writes: the figures of every run, each summarised as its range over the rounds
  * (lowest–highest, the median beside it where a verdict needs one), ratios taken round by round against
- * the minimal server run in the same round, the targets, and the method. Printed and written to
- * bench/RESULTS.md.
+ * the minimal server run in the same round, the targets with their verdicts (bench/verdicts.ts), and the
+ * method. Printed and written to bench/RESULTS.md.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type InstructionRow, instructionSection } from './instructions.js';
-import type { LoadResult, RateResult, RouteKey } from './load.js';
-import { LABELS, type ServerName, WIREMOCK_JAR, WIREMOCK_VERSION } from './servers.js';
+import { instructionSection } from './instructions.js';
+import type { RateResult } from './load.js';
+import { LABELS, WIREMOCK_JAR, WIREMOCK_VERSION } from './servers.js';
 import {
   CONNECTIONS,
   DURATION_S,
@@ -21,198 +21,33 @@ import {
   RATE_WORKERS,
   ROOT,
   ROUNDS,
-  type Shape,
   showSpread,
   spread,
 } from './settings.js';
+import {
+  RATE_RUNS,
+  type RateRun,
+  type Report,
+  type Run,
+  ratios,
+  SHAPE_LABELS,
+  type Target,
+  targets,
+  times,
+  verdict,
+} from './verdicts.js';
 
-export interface Run extends LoadResult {
-  serverCpu: number;
-  cpuUs: number;
-  loadBefore: number;
-  loadAfter: number;
-}
-export interface Row {
-  key: RouteKey;
-  label: string;
-  names: ServerName[];
-  runs: Record<ServerName, Run[]>;
-}
-/**
- * The fixed-rate runs of a round (their order turns round by round, bench/run.ts): the service, the
- * minimal server, and the minimal server once more as a control, so the p99 ratio the target reads has
- * beside it the same ratio of the minimal server against itself in the same round: the noise floor of
- * the measurement.
- */
-export const RATE_RUNS = ['service', 'minimal', 'control'] as const;
-export type RateRun = (typeof RATE_RUNS)[number];
 const RATE_LABELS: Record<RateRun, string> = {
   service: LABELS.service,
   minimal: LABELS.minimal,
   control: `${LABELS.minimal}, again (control)`,
 };
 
-export interface RateRow {
-  route: 'cases' | 'health';
-  label: string;
-  rate: number;
-  shape: Shape;
-  runs: Partial<Record<RateRun, (RateResult & Run)[]>>;
-}
-export interface Machine {
-  date: string;
-  nproc: number;
-  cpu: string;
-  node: string;
-  kernel: string;
-  memGb: string;
-  loadBefore: string;
-  loadAfter: string;
-  tool: string;
-  pinned: boolean;
-}
-interface Memory {
-  idle: number;
-  full: number;
-  afterState: number;
-  bytes: number;
-}
-export interface Report {
-  machine: Machine;
-  rows: Row[];
-  rateRows: RateRow[];
-  instructionRows: InstructionRow[];
-  coldTimes: number[];
-  coldMinimal: number[];
-  mem: Memory;
-  memMax: Memory;
-  stateBytes: number;
-}
-
-const x = (v: number) => `${fmt(v, 2)}x`;
-const ms = (v: number) => `${fmt(v, 2)} ms`;
 const pct = (v: number) => `${fmt(v * 100)}%`;
 const int = (v: number) => fmt(v);
 const of = (runs: readonly Run[] | undefined, f: (r: Run) => number) => spread((runs ?? []).map(f));
-/** Round-by-round ratios of two servers' runs (run i of each is round i). */
-function ratios(
-  a: readonly Run[] | undefined,
-  b: readonly Run[] | undefined,
-  f: (r: Run) => number,
-): number[] {
-  return (a ?? []).map((r, i) => {
-    const other = b?.[i];
-    return other ? f(r) / f(other) : Number.NaN;
-  });
-}
-
-const SHAPE_LABELS: Record<Shape, string> = {
-  spread: 'spread arrivals',
-  bursts: `bursts of ${RATE_WORKERS}`,
-};
-
-/** The fixed-rate target: the service's p99 at most this many times the minimal server's. */
-const P99_WITHIN = 1.5;
-
-interface Target {
-  name: string;
-  rounds: number[];
-  ok: (v: number) => boolean;
-  show: (v: number) => string;
-  /**
-   * Not a target, read beside one: `control`, how often the same test holds for a server against itself;
-   * `bursts`, the same test with hey's synchronised bursts (their p99 is a burst's drain, CPU per request).
-   */
-  reading?: 'control' | 'bursts';
-}
-/** met: every round; by the median: the median round, not all; missed otherwise. */
-function verdict(t: Target): string {
-  const good = t.rounds.filter((v) => Number.isFinite(v) && t.ok(v)).length;
-  if (t.reading) return `${t.reading}: within ${P99_WITHIN}x in ${good} of ${t.rounds.length} rounds`;
-  if (t.rounds.length > 0 && good === t.rounds.length) return 'met';
-  if (t.ok(median(t.rounds))) return `met by the median (${good} of ${t.rounds.length} rounds)`;
-  return `**missed** (${good} of ${t.rounds.length} rounds)`;
-}
 const showRounds = (t: Target) =>
   `${showSpread(spread(t.rounds), t.show)} (median ${t.show(median(t.rounds))})`;
-
-function targets(r: Report): Target[] {
-  const row = (k: RouteKey) => r.rows.find((w) => w.key === k);
-  const rps = (k: RouteKey) => ratios(row(k)?.runs.service, row(k)?.runs.minimal, (v) => v.rps);
-  const cpu = (k: RouteKey) => ratios(row(k)?.runs.minimal, row(k)?.runs.service, (v) => v.cpuUs);
-  const list: Target[] = [
-    {
-      name: 'GET /health ≥ 0.75x the minimal server (req/s)',
-      rounds: rps('health'),
-      ok: (v) => v >= 0.75,
-      show: x,
-    },
-    {
-      name: 'POST /cases ≥ 0.60x the minimal server (req/s)',
-      rounds: rps('cases'),
-      ok: (v) => v >= 0.6,
-      show: x,
-    },
-    {
-      name: 'POST /cases ≥ 0.70x the minimal server (req/s; the goal)',
-      rounds: rps('cases'),
-      ok: (v) => v >= 0.7,
-      show: x,
-    },
-    {
-      name: 'GET /health ≥ 0.75x the minimal server (CPU per request)',
-      rounds: cpu('health'),
-      ok: (v) => v >= 0.75,
-      show: x,
-    },
-    {
-      name: 'POST /cases ≥ 0.60x the minimal server (CPU per request)',
-      rounds: cpu('cases'),
-      ok: (v) => v >= 0.6,
-      show: x,
-    },
-  ];
-  for (const rr of r.rateRows)
-    list.push(
-      {
-        name: `${rr.label} at ${rr.rate} req/s offered, ${SHAPE_LABELS[rr.shape]}: the service's p99 within ${P99_WITHIN}x the minimal server's`,
-        rounds: ratios(rr.runs.service, rr.runs.minimal, (v) => v.p99),
-        ok: (v) => v <= P99_WITHIN,
-        show: x,
-        ...(rr.shape === 'bursts' ? { reading: 'bursts' as const } : {}),
-      },
-      {
-        name: `… the same ratio for the minimal server's second run against its first, in the same rounds`,
-        rounds: ratios(rr.runs.control, rr.runs.minimal, (v) => v.p99),
-        ok: (v) => v <= P99_WITHIN,
-        show: x,
-        reading: 'control',
-      },
-    );
-  const state = row('state')?.runs.service;
-  if (state)
-    list.push({
-      name: `GET /state (caps full) p99 < 50 ms at ${CONNECTIONS} connections`,
-      rounds: state.map((v) => v.p99),
-      ok: (v) => v < 50,
-      show: ms,
-    });
-  list.push(
-    {
-      name: 'cold start to the first /health < 200 ms',
-      rounds: r.coldTimes,
-      ok: (v) => v < 200,
-      show: (v) => `${fmt(v)} ms`,
-    },
-    {
-      name: 'RSS < 100 MB with both caps full of workflow-sized records',
-      rounds: [r.mem.afterState],
-      ok: (v) => v < 100,
-      show: (v) => `${fmt(v, 1)} MB`,
-    },
-  );
-  return list.filter((t) => t.rounds.length > 0);
-}
 
 export function printSummary(r: Report): void {
   log('');
@@ -327,7 +162,7 @@ function ratioTable(r: Report): string {
           const byRps = spread(ratios(row.runs[n], row.runs.minimal, (v) => v.rps));
           const byCpu = spread(ratios(row.runs.minimal, row.runs[n], (v) => v.cpuUs));
           const name = n === 'service' ? '**service**' : LABELS[n];
-          return `| ${row.label} | ${name} | ${showSpread(byRps, x)} | ${x(byRps.median)} | ${showSpread(byCpu, x)} |`;
+          return `| ${row.label} | ${name} | ${showSpread(byRps, times)} | ${times(byRps.median)} | ${showSpread(byCpu, times)} |`;
         }),
     )
     .join('\n');
@@ -453,7 +288,7 @@ ${throughputTable(r)}
 ${ratioTable(r)}
 ${
   r.rows.find((w) => w.key === 'state')?.runs.bytes?.length
-    ? `\nFor GET /state the physical limit is not the minimal server (it serialises its state per request) but the same number of bytes written from one constant buffer (\`same bytes, constant\`): the service reaches ${showSpread(spread(ratios(r.rows.find((w) => w.key === 'state')?.runs.service, r.rows.find((w) => w.key === 'state')?.runs.bytes, (v) => v.rps)), x)} of its req/s.\n`
+    ? `\nFor GET /state the physical limit is not the minimal server (it serialises its state per request) but the same number of bytes written from one constant buffer (\`same bytes, constant\`): the service reaches ${showSpread(spread(ratios(r.rows.find((w) => w.key === 'state')?.runs.service, r.rows.find((w) => w.key === 'state')?.runs.bytes, (v) => v.rps)), times)} of its req/s.\n`
     : ''
 }
 ## Latency at a fixed offered rate (hey -q, ${RATE_WORKERS} workers)

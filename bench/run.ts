@@ -20,16 +20,7 @@ import {
   runFixedRate,
   runLoad,
 } from './load.js';
-import {
-  type Machine,
-  printSummary,
-  RATE_RUNS,
-  type RateRow,
-  type RateRun,
-  type Row,
-  type Run,
-  writeReport,
-} from './report.js';
+import { printSummary, writeReport } from './report.js';
 import {
   call,
   cpuS,
@@ -62,6 +53,7 @@ import {
   SETTLE_S,
   sleep,
 } from './settings.js';
+import { type Machine, RATE_RUNS, type RateRow, type RateRun, type Row, type Run } from './verdicts.js';
 
 const TOOL = chooseTool();
 

@@ -1,13 +1,14 @@
 # shellcheck shell=bash
 # One trainee's overlay of deploy/kubernetes/base (labs/k8s/<name>/) and the class's hand-out. Sourced by
-# deploy/kubernetes/render.sh (with cluster.sh); defines functions only.
+# deploy/kubernetes/render.sh (with cluster.sh, after docker/lab/settings.sh: the lab's values are make
+# up's, docker/lab/values.sh); defines functions only.
 
 K8S_PREFIX=soar-lab-
 # The Pod Security Standard every lab namespace enforces, warns about and audits, at a fixed version.
 K8S_PSS_VERSION=v1.34
 
-# A trainee's ports on the trainer's machine, for `kubectl port-forward` (the classroom's: 5678+s, 8088+s),
-# taken once: the first slot no other overlay holds.
+# A trainee's slot, for `kubectl port-forward`: the ports on the trainer's machine are the classroom's for
+# that slot (slot_editor_port, slot_console_port). Taken once: the first slot no other overlay holds.
 k8s_slot() {
   local file=$K8S_DIR/$1/lab.env s=1
   if [ -f "$file" ]; then sed -n 's/^LAB_SLOT=//p' "$file"; return 0; fi
@@ -19,18 +20,10 @@ k8s_slot() {
 # namespace exists there (n8n's database keeps its first password); else made. A secret the file lacks
 # (one a newer lab has) is added.
 k8s_secrets() {
-  local name=$1 file=$K8S_DIR/$1/secrets.env key value
+  local name=$1 file=$K8S_DIR/$1/secrets.env key
   [ -f "$file" ] || cluster_secrets "$name" "$file" || (umask 077 && : >"$file")
   for key in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD REDIS_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD CONSOLE_SECRET; do
-    grep -q "^$key=." "$file" && continue
-    case $key in
-      N8N_ENCRYPTION_KEY) value=$(random_hex 32) ;;
-      POSTGRES_PASSWORD | REDIS_PASSWORD) value=$(random_hex 24) ;;
-      N8N_OWNER_EMAIL) value=$name@soar-lab.test ;;
-      N8N_OWNER_PASSWORD) value=Lab-$(random_hex 6)-Aa1 ;;
-      CONSOLE_SECRET) value=$(random_hex 12) ;;
-    esac
-    echo "$key=$value" >>"$file"
+    grep -q "^$key=." "$file" || echo "$key=$(lab_secret "$key" "$name")" >>"$file"
   done
 }
 
@@ -46,8 +39,8 @@ relative_path() {
 }
 
 # The trainee's addresses: the Ingress's hosts when the class has K8S_HOST, else port-forward's.
-editor_url() { if [ -n "$K8S_HOST" ]; then echo "http://n8n-$1.$K8S_HOST"; else echo "http://127.0.0.1:$((5678 + $2))"; fi; }
-console_url() { if [ -n "$K8S_HOST" ]; then echo "http://console-$1.$K8S_HOST"; else echo "http://127.0.0.1:$((8088 + $2))"; fi; }
+editor_url() { if [ -n "$K8S_HOST" ]; then echo "http://n8n-$1.$K8S_HOST"; else echo "http://127.0.0.1:$(slot_editor_port "$2")"; fi; }
+console_url() { if [ -n "$K8S_HOST" ]; then echo "http://console-$1.$K8S_HOST"; else echo "http://127.0.0.1:$(slot_console_port "$2")"; fi; }
 
 # json_patch POLICY OPS...: a kustomize patch of the lab's NetworkPolicy POLICY, one JSON Patch op a line.
 json_patch() {
@@ -187,8 +180,8 @@ write_handout() {
       secrets=$K8S_DIR/$name/secrets.env
       echo "$name: namespace $K8S_PREFIX$name"
       if [ -z "$K8S_HOST" ]; then
-        echo "  kubectl -n $K8S_PREFIX$name port-forward svc/n8n $((5678 + slot)):5678"
-        echo "  kubectl -n $K8S_PREFIX$name port-forward svc/console $((8088 + slot)):8088"
+        echo "  kubectl -n $K8S_PREFIX$name port-forward svc/n8n $(slot_editor_port "$slot"):5678"
+        echo "  kubectl -n $K8S_PREFIX$name port-forward svc/console $(slot_console_port "$slot"):8088"
       fi
       echo "  editor  $(editor_url "$name" "$slot")  login $(sed -n 's/^N8N_OWNER_EMAIL=//p' "$secrets") / $(sed -n 's/^N8N_OWNER_PASSWORD=//p' "$secrets")"
       echo "  console $(console_url "$name" "$slot")  secret $(sed -n 's/^CONSOLE_SECRET=//p' "$secrets")"

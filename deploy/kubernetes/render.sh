@@ -40,8 +40,8 @@ NAMES=$(roster_names "$ROSTER") || exit 1
 [ -n "$NAMES" ] || die "ROSTER=$ROSTER names nobody"
 mapfile -t CLASS <<<"$NAMES"
 
-K8S_MODE=${LAB_MODE:-exercise}
-case "$K8S_MODE" in exercise | demo) ;; *) die "LAB_MODE=$K8S_MODE is not a lab mode: exercise or demo" ;; esac
+K8S_MODE=${LAB_MODE:-$DEFAULT_LAB_MODE}
+check_lab_mode "$K8S_MODE"
 
 # The lab's image: published nowhere but where the trainer puts it (docs/kubernetes.md, "The lab's image").
 K8S_IMAGE=${K8S_IMAGE:-}
@@ -71,9 +71,8 @@ dns_name='[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?'
 [ -z "$K8S_INGRESS_CLASS" ] || [[ $K8S_INGRESS_CLASS =~ ^$dns_name$ ]] ||
   die "K8S_INGRESS_CLASS=$K8S_INGRESS_CLASS is not an IngressClass name"
 K8S_POD_CIDR=${K8S_POD_CIDR:-10.0.0.0/8,172.16.0.0/12,192.168.0.0/16}
-APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-120}
-in_range "$APPROVAL_TIMEOUT_SECONDS" 1 3600 ||
-  die "APPROVAL_TIMEOUT_SECONDS=$APPROVAL_TIMEOUT_SECONDS is not a whole number of seconds from 1 to 3600"
+APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-$DEFAULT_APPROVAL_TIMEOUT_SECONDS}
+check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
 
 command -v kubectl >/dev/null 2>&1 ||
   die "rendering needs kubectl on this machine, pointed at the class's cluster (the one you deploy with)"

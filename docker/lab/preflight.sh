@@ -48,7 +48,7 @@ free_slot() {
   local s size=${LAB_POOL_SIZE:-64}
   in_range "$size" 1 189 || die "LAB_POOL_SIZE=$size is not a number of labs from 1 to 189"
   for ((s = 1; s <= size; s++)); do
-    [ -z "$(slot_taken_by "${GIVEN_LAB_SUBNET:-$(slot_subnet "$s")}" "${GIVEN_LAB_EDITOR_PORT:-$((5678 + s))}" "${GIVEN_LAB_CONSOLE_PORT:-$((8088 + s))}")" ] &&
+    [ -z "$(slot_taken_by "${GIVEN_LAB_SUBNET:-$(slot_subnet "$s")}" "${GIVEN_LAB_EDITOR_PORT:-$(slot_editor_port "$s")}" "${GIVEN_LAB_CONSOLE_PORT:-$(slot_console_port "$s")}")" ] &&
       { echo "$s"; return 0; }
   done
   die "no free lab slot: all $size networks 172.30.67.0/24 to $(slot_subnet "$size") or their ports are in use (LAB_POOL_SIZE)"

@@ -1,12 +1,15 @@
 # shellcheck shell=bash
 # Which lab a command is for (LAB=name, or the single default lab) and its settings: each from the
 # environment, else what `make up` recorded in the lab's settings file, else the default. Also writes that
-# file (settings and lab-only secrets, private, kept until `make down`).
+# file (settings and lab-only secrets, private, kept until `make down`). The mode's and the approval
+# limit's checks, the defaults a slot gives and the secrets are docker/lab/values.sh's, shared with the
+# Kubernetes render.
 #
-# A lab's slot s gives its defaults: the /24 network 172.30.(66+s).0, the editor port 5678+s and the
-# console port 8088+s. The default lab is slot 0; a named lab takes the first slot from 1 to
-# LAB_POOL_SIZE that no other lab records and that neither Docker networks, routes nor listening ports
-# hold (docker/lab/preflight.sh).
+# The default lab is slot 0; a named lab takes the first slot from 1 to LAB_POOL_SIZE that no other lab
+# records and that neither Docker networks, routes nor listening ports hold (docker/lab/preflight.sh).
+
+# shellcheck source=values.sh
+. "$ROOT/docker/lab/values.sh"
 
 LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
 # The settings a running lab keeps until `make down` (the order is the settings file's).
@@ -43,22 +46,20 @@ setting() {
   echo "${value:-$2}"
 }
 
-slot_subnet() { echo "172.30.$((66 + $1)).0/24"; }
-
 valid_port() { in_range "$1" 1 65535; }
 
 # load_settings [SLOT]: reads and checks the settings, derives the addresses, exports what compose.yaml
 # interpolates. SLOT (default 0) only matters for a lab that has no settings file yet.
 load_settings() {
   local slot=${1:-0} first bits name
-  LAB_MODE=$(setting LAB_MODE exercise)
+  LAB_MODE=$(setting LAB_MODE "$DEFAULT_LAB_MODE")
   LAB_SUBNET=$(setting LAB_SUBNET "$(slot_subnet "$slot")")
-  LAB_EDITOR_PORT=$(setting LAB_EDITOR_PORT $((5678 + slot)))
-  LAB_CONSOLE_PORT=$(setting LAB_CONSOLE_PORT $((8088 + slot)))
+  LAB_EDITOR_PORT=$(setting LAB_EDITOR_PORT "$(slot_editor_port "$slot")")
+  LAB_CONSOLE_PORT=$(setting LAB_CONSOLE_PORT "$(slot_console_port "$slot")")
   LAB_BIND=$(setting LAB_BIND 127.0.0.1)
-  APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS 120)
+  APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS "$DEFAULT_APPROVAL_TIMEOUT_SECONDS")
   LAB_STARTERS=$(setting LAB_STARTERS on)
-  case "$LAB_MODE" in exercise | demo) ;; *) die "LAB_MODE=$LAB_MODE is not a lab mode: exercise (the default: nothing published, the trainee builds) or demo (the reference published)" ;; esac
+  check_lab_mode "$LAB_MODE" "exercise (the default: nothing published, the trainee builds) or demo (the reference published)"
   if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
   for name in LAB_EDITOR_PORT LAB_CONSOLE_PORT; do
     valid_port "${!name}" || die "$name=${!name} is not a port number (1-65535)"
@@ -68,8 +69,7 @@ load_settings() {
   [ "$LAB_BIND" != 0.0.0.0 ] ||
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
   case "$LAB_STARTERS" in on | off) ;; *) die "LAB_STARTERS=$LAB_STARTERS is not on or off (make starter: a workflow complete up to the stage before, for a trainee who is stuck)" ;; esac
-  in_range "$APPROVAL_TIMEOUT_SECONDS" 1 3600 ||
-    die "APPROVAL_TIMEOUT_SECONDS=$APPROVAL_TIMEOUT_SECONDS is not a whole number of seconds from 1 to 3600"
+  check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
   read -r first _ <<<"$(cidr_range "$LAB_SUBNET")"
   bits=${LAB_SUBNET#*/}
   LAB_SUBNET="$(int_to_ip "$first")/$bits"
@@ -110,13 +110,12 @@ ensure_env_file() {
       for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP; do
         echo "$name=${!name}"
       done
-      echo "N8N_ENCRYPTION_KEY=$(random_hex 32)"
-      echo "POSTGRES_PASSWORD=$(random_hex 24)"
-      echo "N8N_OWNER_EMAIL=$login@soar-lab.test"
-      echo "N8N_OWNER_PASSWORD=Lab-$(random_hex 6)-Aa1"
+      for name in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD; do
+        echo "$name=$(lab_secret "$name" "$login")"
+      done
       # A class's lab (LAB=name: other trainees share this host) or one published beyond loopback: the
       # console asks for this first. The single lab on loopback is one person's own machine: no secret.
-      if [ -n "$LAB" ] || [ "$LAB_BIND" != 127.0.0.1 ]; then echo "CONSOLE_SECRET=$(random_hex 12)"; fi
+      if [ -n "$LAB" ] || [ "$LAB_BIND" != 127.0.0.1 ]; then echo "CONSOLE_SECRET=$(lab_secret CONSOLE_SECRET)"; fi
     } >"$ENV_FILE"
   )
   say "wrote $(lab_title)'s settings and secrets to ${ENV_FILE#"$LAB_DIR"/} (removed by make down$LAB_ARG)"
