@@ -49,7 +49,7 @@ lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck wh
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
 	bash docker/n8n/e2e.sh
 
-test-console: $(STAMP) ## the lab console in a real browser (installs Debian's chromium when missing)
+test-console: build ## the lab console in a real browser (installs Debian's chromium when missing)
 	bash test/console/run.sh
 
 test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
