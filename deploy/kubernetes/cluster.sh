@@ -5,8 +5,10 @@
 # `|| exit 1`: a lab whose namespace cannot be asked about must never get new secrets.
 
 # The API server's addresses (the `kubernetes` Service's endpoints), "ip port" a line.
+# shellcheck disable=SC2016 # a Go template for kubectl: its $ are the template's, never the shell's
 API_ENDPOINTS_TEMPLATE='{{range .items}}{{$port := (index .ports 0).port}}{{range .endpoints}}{{range .addresses}}{{.}} {{$port}}{{"\n"}}{{end}}{{end}}{{end}}'
 # A Secret's data, decoded, as an env file.
+# shellcheck disable=SC2016 # a Go template for kubectl: its $ are the template's, never the shell's
 SECRET_ENV_TEMPLATE='{{range $k, $v := .data}}{{$k}}={{$v | base64decode}}{{"\n"}}{{end}}'
 UNREACHABLE="cannot ask the cluster kubectl points at (the class is rendered for it: its API server, its DNS, the labs it runs)"
 

@@ -130,6 +130,7 @@ n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { tail -
   fi
   if [ "${#published[@]}" -gt 0 ]; then
     out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) || die "the workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
+    # shellcheck disable=SC2001 # every line of the answer prefixed, not one replacement
     sed 's/^/lab: /' <<<"$out"
   fi
   say "restored ${#all[@]} workflow(s) of $(shown_path "$from") into $(lab_title), ${#published[@]} published again, in $(since "$start") s"

@@ -113,7 +113,8 @@ class_isolation() {
 # Every page and API of lab b's console without lab b's secret: 401 (a browser asking for a page is sent
 # to the sign-in page instead), including reset and approve; lab a's link does not open it.
 class_consoles_guarded() {
-  local b=http://127.0.0.1:$(console_port b) code request bad=""
+  local b code request bad=""
+  b=http://127.0.0.1:$(console_port b)
   check "lab a's sign-in link on lab b's console: refused (401)" test "$(console_login b "$(env_of labs/a.env CONSOLE_SECRET)")" = 401
   check "... and gives no session there" test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$WORK/jar-b" "$b/api/state")" = 401
   rm -f "$WORK/jar-b"
