@@ -64,7 +64,7 @@ test-n8n: build ## the n8n client's CLI and the scripted trainee on the pinned n
 test-engine: build ## build and run the compose lab on a private Docker engine, prove isolation
 	bash test/engine/run.sh
 
-test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI entry point; SHOTS=docs/img rewrites the guide's screenshots
+test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI entry point; SHOTS=DIR keeps its screenshots
 	bash test/editor/run.sh
 
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)

@@ -11,8 +11,8 @@
 #   - with only instance-ai off: sign-in lands on the overview but the driver fails on the AI markers
 #     (agents, chat, MCP still on): the marker check itself can fail.
 # Ends with "N passed, N failed"; exit 1 on a failure.
-# Env: LAB_CACHE (default $HOME/.cache/soar-lab), SHOTS=DIR (default: a temp folder; SHOTS=docs/img
-# refreshes the guide's images), KEEP=1 keeps the temp folder and logs, TRACE=1 traces this script.
+# Env: LAB_CACHE (default $HOME/.cache/soar-lab), SHOTS=DIR (default: a temp folder; the guide's own are
+# written by make test-lab, test/lab/guide-shots.sh), KEEP=1 keeps the temp folder and logs, TRACE=1 traces.
 # Needs the n8n cache of docker/n8n/install.sh and Debian's chromium (installed when missing, as root).
 set -euo pipefail
 [ "${TRACE:-0}" = 1 ] && set -x
@@ -38,6 +38,8 @@ LOGIN_PASSWORD=Editor-test-not-a-secret-1
 
 # shellcheck source=../lib/chromium.sh
 . test/lib/chromium.sh
+# shellcheck source=shots.sh
+. test/editor/shots.sh
 ensure_chromium test-editor
 bash docker/n8n/install.sh 2>/dev/null
 [ -x "$N8N_BIN" ] || { echo "test-editor: no n8n in $CACHE (docker/n8n/install.sh)" >&2; exit 2; }
@@ -172,27 +174,10 @@ check "AI modules off: the reference pasted, renamed and saved (41 nodes after a
 listening() { curl -s "${URL[ai-off]}/webhook/suspicious-login" | grep -q 'not registered for GET'; }
 a4() { has "$WORK/ai-off.out" '^published' && has "$WORK/ai-off.out" '^listening on POST /webhook/suspicious-login$' && listening; }
 check "AI modules off: published in the editor, POST /webhook/suspicious-login listens" a4
-shots_ok() {
-  local f
-  for f in editor-overview editor-canvas editor-wait-node editor-executions; do
-    [ -s "$SHOTS/$f.png" ] || { echo "missing $SHOTS/$f.png" >&2; return 1; }
-    # PNG width and height (IHDR), as written: 1280x800.
-    [ "$(od -An -tu1 -j16 -N8 "$SHOTS/$f.png" | tr -s ' ')" = " 0 0 5 0 0 0 3 32" ] || return 1
-  done
-}
-check "AI modules off: the guide's screenshots written, 1280x800 ($SHOTS)" shots_ok
+check "AI modules off: the guide's screenshots written, 1280x800 ($SHOTS)" editor_pages_ok "$SHOTS"
 crops_ok() {
-  local f w h
-  has "$WORK/ai-off.out" "^pasted the example's $(grep -c '"type": "n8n-nodes-base' "$EXAMPLE") nodes" || return 1
-  for f in editor-error-output editor-retry-loop; do
-    [ -s "$SHOTS/$f.png" ] || { echo "missing $SHOTS/$f.png" >&2; return 1; }
-    # PNG width and height (IHDR, big-endian): a crop, at least 320x240 and smaller than the 1280x800 page.
-    read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$SHOTS/$f.png")
-    if [ "$w" -lt 320 ] || [ "$h" -lt 240 ] || [ "$w" -ge 1280 ] || [ "$h" -ge 800 ]; then
-      echo "$f.png is ${w}x$h" >&2
-      return 1
-    fi
-  done
+  has "$WORK/ai-off.out" "^pasted the example's $(grep -c '"type": "n8n-nodes-base' "$EXAMPLE") nodes" &&
+    editor_crops_ok "$SHOTS"
 }
 check "AI modules off: the Connector failure example's crops written (error output, retry loop)" crops_ok
 

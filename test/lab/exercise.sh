@@ -133,12 +133,12 @@ exercise_build() {
 }
 
 # editor_trainee FILE: the trainee's first step through n8n's editor in Chromium (test/editor): sign in,
-# the overview, no AI entry point, a new workflow with FILE's nodes pasted, saved and published; its
-# screenshots in $WORK/shots.
+# the overview, no AI entry point, a new workflow with FILE's nodes pasted, saved and published (the
+# guide's screenshots are test/lab/guide-shots.sh's).
 editor_trainee() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
     in_ns timeout 600 npx tsx test/editor/trainee-editor.ts --n8n "$EDITOR" --workflow "$1" \
-    --name 'My Suspicious Login Response' --shots "$WORK/shots"
+    --name 'My Suspicious Login Response'
 }
 
 # A starter for enrich: added unpublished beside the trainee's work, which it leaves as it was; published by

@@ -3,8 +3,9 @@
 # engine (Docker 26.1 and Compose v2, what trainers run), every make command as a trainer types it with
 # no Node.js on the host:
 #   1. the exercise (test/lab/exercise.sh): the refusals of `make up`; `make up` gives an exercise with
-#      nothing published; a scripted trainee builds the workflow in three steps, the first in n8n's editor
-#      in Chromium, and `make check` follows it stage by stage; a starter; `make solution` refused while the
+#      nothing published; the trainee guide's editor screenshots, written from its editor in Chromium
+#      (test/lab/guide-shots.sh); a scripted trainee builds the workflow in three steps, the first in
+#      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; `make solution` refused while the
 #      trainee holds the path; the hardening inside every container; who reaches the mock API; `make
 #      reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
 #      restore); `make down`;
@@ -32,6 +33,8 @@ LOG_TAG=lab-test
 . test/lab/lib.sh
 # shellcheck source=exercise.sh
 . test/lab/exercise.sh
+# shellcheck source=guide-shots.sh
+. test/lab/guide-shots.sh
 # shellcheck source=keep.sh
 . test/lab/keep.sh
 # shellcheck source=class.sh
@@ -130,6 +133,7 @@ LISTENER_PID=""
 # --- the parts -------------------------------------------------------------------------------------
 case " $PARTS " in *" exercise "*)
   exercise_up
+  exercise_guide_shots
   exercise_build
   exercise_isolation
   exercise_reset
@@ -144,6 +148,13 @@ case " $PARTS " in *" keep "*)
   exercise_up
   check "the scripted trainee publishes the whole workflow" trainee all
   exercise_keep
+  exercise_down
+  ;;
+esac
+# LAB_TEST_PARTS=guide: only the guide's screenshots (make up, the editor pass, make down).
+case " $PARTS " in *" guide "*)
+  exercise_up
+  exercise_guide_shots
   exercise_down
   ;;
 esac
