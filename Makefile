@@ -47,7 +47,7 @@ lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck wh
 	bash test/lint/shell.sh
 
 e2e: build ## install the pinned n8n (cached outside the repo), run the acceptance matrix on it
-	bash docker/n8n/e2e.sh
+	bash test/e2e/run.sh
 
 test-console: build ## the lab console in a real browser (installs Debian's chromium when missing)
 	bash test/console/run.sh
@@ -56,7 +56,7 @@ test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 
 	bash test/console/run-n8n.sh
 
 e2e-check: build ## the stage checker on the pinned n8n: the reference passes every stage, n8n variants fail theirs
-	bash docker/n8n/e2e-check.sh
+	bash test/e2e/check.sh
 
 test-n8n: build ## the n8n client's CLI and the scripted trainee on the pinned n8n (SQLite, loopback)
 	bash test/n8n/run.sh
@@ -81,7 +81,7 @@ acceptance: ## the acceptance matrix on the lab's published reference (make solu
 
 check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
 	@if [ -n "$(WORKFLOW)" ]; then $(MAKE) -s build && \
-	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/check/cli.js --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash docker/n8n/e2e.sh; \
+	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/check/cli.js --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash test/e2e/run.sh; \
 	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
 	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
 	else $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target reference $(ARGS); fi

@@ -3,7 +3,7 @@
  * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
  */
 
-import type { Output } from '../lab/output.js';
+import type { Output } from '../harness/output.js';
 import { openSession } from '../targets/session.js';
 import type { RunnerCliOptions } from './options.js';
 import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';

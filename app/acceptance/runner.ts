@@ -1,17 +1,17 @@
 /**
  * Runs the acceptance matrix against one workflow target. The lab's scenario driver
- * (app/lab/scenario-driver.ts) plays the alert source and the approver; the runner judges each case from
+ * (app/harness/scenario-driver.ts) plays the alert source and the approver; the runner judges each case from
  * the mock API's destination state only (verdict.ts). The target is reached the same way whether it is
  * the in-process reference host or n8n: webhook POSTs, and the resume URL found in the approval
  * notification.
  */
 
 import { randomUUID } from 'node:crypto';
-import type { State } from '../lab/api-schemas.js';
-import type { Facts } from '../lab/judging.js';
-import type { MockApiClient } from '../lab/mock-api.js';
-import { type DriverOptions, driveScenario, isOk, type Refusal } from '../lab/scenario-driver.js';
-import type { Timing } from '../lab/timing.js';
+import type { StateReading } from '../harness/api-readings.js';
+import type { Facts } from '../harness/judging.js';
+import type { MockApiClient } from '../harness/mock-api.js';
+import { type DriverOptions, driveScenario, isOk, type Refusal } from '../harness/scenario-driver.js';
+import type { Timing } from '../harness/timing.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
@@ -136,7 +136,7 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
 }
 
 /**
- * The matrix's way of driving (app/lab/scenario-driver.ts): a trigger's 404 retried for the whole phase
+ * The matrix's way of driving (app/harness/scenario-driver.ts): a trigger's 404 retried for the whole phase
  * and any other answer but a 2xx a runner error; only the case's own approval requests answered; a first
  * run that never finished ends the case. Notes are kept per case, a repeat of the last one once.
  */
@@ -161,7 +161,7 @@ function driverOptions(options: RunnerOptions, notes: string[]): DriverOptions {
 }
 
 /** The verdict of the last state seen; a failed check when GET /state never answered one. */
-function verdictOf(name: CaseName, state: State | null, facts: Facts): Verdict {
+function verdictOf(name: CaseName, state: StateReading | null, facts: Facts): Verdict {
   if (state === null)
     return { pass: false, checks: [{ check: 'GET /state answered', pass: false }], observed: 'no state' };
   return judge(name, state, facts);

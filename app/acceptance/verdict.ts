@@ -4,8 +4,8 @@
  * reference workflow and n8n pass or fail by the same checks.
  */
 
-import type { CaseRecord, JournalEntry, State } from '../lab/api-schemas.js';
-import { dig } from '../lab/dig.js';
+import type { CaseReading, JournalEntryReading, StateReading } from '../harness/api-readings.js';
+import { dig } from '../harness/dig.js';
 import {
   blocklistWrites,
   casesOf,
@@ -16,7 +16,7 @@ import {
   requests,
   theCase,
   touching,
-} from '../lab/judging.js';
+} from '../harness/judging.js';
 import { BLOCK_EXPIRES_MINUTES } from '../workflow/constants.js';
 
 export const CASE_NAMES = [
@@ -56,7 +56,7 @@ export const EXPECTATIONS: Record<CaseName, string> = {
   approval_timed_out: 'case approval_timed_out; no block',
 };
 
-export function judge(name: CaseName, state: State, facts: Facts): Verdict {
+export function judge(name: CaseName, state: StateReading, facts: Facts): Verdict {
   const checks = CHECKS[name](new View(state, facts), facts);
   const pass = checks.every((c) => c.pass);
   const failed = checks.find((c) => !c.pass);
@@ -72,10 +72,10 @@ function detailOf(check: Check): string {
   return check.detail === undefined ? '' : ` (${check.detail})`;
 }
 
-/** The kernel's questions (app/lab/judging.ts) about one state and the facts of its case. */
+/** The kernel's questions (app/harness/judging.ts) about one state and the facts of its case. */
 class View {
   constructor(
-    readonly state: State,
+    readonly state: StateReading,
     readonly facts: Facts,
   ) {}
 
@@ -83,11 +83,11 @@ class View {
     return notificationsOf(this.state, this.facts, channel);
   }
 
-  casesOfEvent(): CaseRecord[] {
+  casesOfEvent(): CaseReading[] {
     return casesOf(this.state, this.facts);
   }
 
-  theCase(): CaseRecord | undefined {
+  theCase(): CaseReading | undefined {
     return theCase(this.state, this.facts);
   }
 
@@ -95,15 +95,15 @@ class View {
     return entriesOf(this.state, this.facts);
   }
 
-  requests(method: string, match: (path: string) => boolean): JournalEntry[] {
+  requests(method: string, match: (path: string) => boolean): JournalEntryReading[] {
     return requests(this.state, method, match);
   }
 
-  touching(resource: string): JournalEntry[] {
+  touching(resource: string): JournalEntryReading[] {
     return touching(this.state, resource);
   }
 
-  blocklistWrites(): JournalEntry[] {
+  blocklistWrites(): JournalEntryReading[] {
     return blocklistWrites(this.state);
   }
 }
@@ -118,7 +118,7 @@ function count(what: string, items: readonly unknown[], expected: number): Check
 }
 
 function field(
-  record: CaseRecord | undefined,
+  record: CaseReading | undefined,
   path: string,
   want: string,
   ok: (value: unknown) => boolean,
@@ -320,7 +320,7 @@ function unblockedInHistory(v: View): Check {
 // ---------------------------------------------------------------------------------------------------------
 
 /** A compact picture of the destination state for the table: case, entries, blocks, notifications. */
-export function summarize(state: State, facts: Facts): string {
+export function summarize(state: StateReading, facts: Facts): string {
   const own = casesOf(state, facts);
   const parts: string[] = [];
   const first = own[0];

@@ -3,7 +3,7 @@
  * Entry of the stage checker: argv in, exit code out (0 every judged stage passed, 1 a stage failed, 2 usage,
  * setup, or nothing listening on a webhook path, said in one line).
  */
-import { runTool } from '../lab/tool-main.js';
+import { runTool } from '../harness/tool-main.js';
 import { SetupError } from '../targets/session.js';
 import { CHECK_USAGE, parseCheckOptions } from './options.js';
 import { runCheck } from './run-check.js';

@@ -1,8 +1,8 @@
 /** The stage checker's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
-import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../lab/check-report.js';
-import type { ApiOption } from '../lab/mock-api-server.js';
-import { WebhookPathSchema } from '../lab/webhook-path.js';
+import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../harness/check-report.js';
+import type { ApiOption } from '../harness/mock-api-server.js';
+import { WebhookPathSchema } from '../harness/webhook-path.js';
 import {
   API_FLAGS_USAGE,
   apiOf,

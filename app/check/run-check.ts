@@ -1,4 +1,4 @@
-import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../lab/check-history.js';
+import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../harness/check-history.js';
 import {
   type CheckReport,
   CheckReportSchema,
@@ -7,10 +7,10 @@ import {
   type StageName,
   type StageResult,
   type Stopped,
-} from '../lab/check-report.js';
-import type { MockApiClient } from '../lab/mock-api.js';
-import type { Output } from '../lab/output.js';
-import { CHECK_TIMING, type Timing } from '../lab/timing.js';
+} from '../harness/check-report.js';
+import type { MockApiClient } from '../harness/mock-api.js';
+import type { Output } from '../harness/output.js';
+import { CHECK_TIMING, type Timing } from '../harness/timing.js';
 import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
 import { LAB_USER } from '../workflow/scenario.js';
@@ -106,7 +106,7 @@ export async function runCheck(
       stopped,
     });
     await writeFileAtomic(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
-    // Every check, not only the last, for the class board's day (app/lab/check-history.ts); a history
+    // Every check, not only the last, for the class board's day (app/harness/check-history.ts); a history
     // that cannot be written costs the board a line, never the trainee their result.
     await appendHistory(historyPathOf(options.reportPath), historyLineOf(report)).catch((error: unknown) =>
       output.err(

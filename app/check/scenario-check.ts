@@ -1,14 +1,14 @@
 /**
- * One scenario of the checker: driven by the lab's scenario driver (app/lab/scenario-driver.ts) and judged
+ * One scenario of the checker: driven by the lab's scenario driver (app/harness/scenario-driver.ts) and judged
  * by its expectations once the journal is quiet. A webhook path nothing listens on stops the whole check
  * (NotListening) with one line.
  */
 import { randomUUID } from 'node:crypto';
-import type { State } from '../lab/api-schemas.js';
-import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../lab/check-report.js';
-import type { MockApiClient } from '../lab/mock-api.js';
-import { type DriverOptions, driveScenario, isOk, type Refusal } from '../lab/scenario-driver.js';
-import type { Timing } from '../lab/timing.js';
+import type { StateReading } from '../harness/api-readings.js';
+import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../harness/check-report.js';
+import type { MockApiClient } from '../harness/mock-api.js';
+import { type DriverOptions, driveScenario, isOk, type Refusal } from '../harness/scenario-driver.js';
+import type { Timing } from '../harness/timing.js';
 import { findExecutionFields } from '../n8n/executions.js';
 import { SetupError } from '../targets/session.js';
 import type { Target } from '../targets/targets.js';
@@ -77,7 +77,7 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
     approver: `approver-${suffix}`,
   };
   const alert = scenario.alert(facts);
-  const evidence = (state: State, marks: Marks, execution?: ExecutionFinding): Evidence => ({
+  const evidence = (state: StateReading, marks: Marks, execution?: ExecutionFinding): Evidence => ({
     state,
     facts,
     marks,
@@ -158,7 +158,7 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
 }
 
 /**
- * The checker's way of driving (app/lab/scenario-driver.ts): a trigger's 404 retried briefly, then the
+ * The checker's way of driving (app/harness/scenario-driver.ts): a trigger's 404 retried briefly, then the
  * check stops (NotListening), any other answer judged; every approval request answered with the
  * mapping's body; a first run that never finished still judged, its expectations say why it failed.
  */

@@ -3,9 +3,9 @@
  * each with the expectations of expectations.ts it is judged by, in the order they run.
  */
 
-import type { State } from '../lab/api-schemas.js';
-import { resumeUrlIn } from '../lab/approval-request.js';
-import { STAGE_NAMES, type StageName } from '../lab/check-report.js';
+import type { StateReading } from '../harness/api-readings.js';
+import { resumeUrlIn } from '../harness/approval-request.js';
+import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 import { alertPayload } from '../workflow/scenario.js';
 import { saysInText } from './evidence.js';
@@ -279,7 +279,7 @@ export function scenariosFor(stages: readonly StageName[]): Scenario[] {
 }
 
 /** The first run of a two-delivery scenario is done: one accepted block and a case written after it. */
-export function firstRunFinished(state: State): boolean {
+export function firstRunFinished(state: StateReading): boolean {
   const post = blockPosts(state).find(ok);
   return (
     post !== undefined &&

@@ -4,8 +4,9 @@
  * moment it is asked for, by the class report's own model. No side effects: main.ts opens the socket.
  */
 import { Hono } from 'hono';
+import { refuse } from '../service-kit/browser-guard.js';
 import { BOARD_JS } from './board-client.js';
-import { type BoardSessions, boardGuard, refuse } from './board-guard.js';
+import { type BoardSessions, boardGuard } from './board-guard.js';
 import type { ClassInput } from './class-input.js';
 import { buildClassReport } from './class-report.js';
 import { CLASS_PAGE_CSS } from './page-style.js';

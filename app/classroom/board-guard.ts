@@ -18,9 +18,6 @@ import {
 } from '../service-kit/browser-guard.js';
 import { LOGIN_JS } from './board-client.js';
 
-// The board's own answers (its 404) take the refusal's shape from the same place.
-export { refuse };
-
 export const BOARD_SESSION_COOKIE = 'class_board_session';
 /** A teaching day. */
 export const BOARD_SESSION_TTL_SECONDS = 12 * 60 * 60;

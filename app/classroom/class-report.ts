@@ -10,8 +10,8 @@ import {
   type JudgedVerdict,
   parseHistory,
   stageVerdictOf,
-} from '../lab/check-history.js';
-import { CheckReportSchema, STAGE_NAMES, type StageName } from '../lab/check-report.js';
+} from '../harness/check-history.js';
+import { CheckReportSchema, STAGE_NAMES, type StageName } from '../harness/check-report.js';
 import { type ClassInput, ClassInputSchema, type LabInput, type LabState } from './class-input.js';
 
 /** `unjudged`: the stage was checked but none of its expectations could be judged (and none failed). */

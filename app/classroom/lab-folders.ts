@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HISTORY_FILE } from '../lab/check-history.js';
+import { HISTORY_FILE } from '../harness/check-history.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
 export interface LabFoldersOptions {

@@ -2,7 +2,7 @@
  * The class as CSV: class.csv, one row per trainee, one column per stage (PASS, FAIL, UNJUDGED, not
  * checked) and one per stage for when it first passed; class-history.csv, one row per check of every lab.
  */
-import { STAGE_NAMES } from '../lab/check-report.js';
+import { STAGE_NAMES } from '../harness/check-report.js';
 import type { ClassReport, StageVerdict } from './class-report.js';
 
 export const VERDICT_LABEL: Record<StageVerdict, string> = {

@@ -4,9 +4,9 @@ import { streamSSE } from 'hono/streaming';
 import { validator } from 'hono/validator';
 import { z } from 'zod';
 import { CaseModeSchema } from '../api/schemas/control.js';
-import { type MockApiClient, parseBody } from '../lab/mock-api.js';
-import { checkWords } from '../lab/stage-briefs.js';
-import { webhookUrl } from '../lab/webhook-path.js';
+import { type MockApiClient, parseBody } from '../harness/mock-api.js';
+import { checkWords } from '../harness/stage-briefs.js';
+import { webhookUrl } from '../harness/webhook-path.js';
 import { N8nError, PublicApi } from '../n8n/client.js';
 import { DEFAULT_WORKFLOWS_DIR, readReferences, SolutionRefused } from '../n8n/solution.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WebhookPathSchema } from '../lab/webhook-path.js';
+import { WebhookPathSchema } from '../harness/webhook-path.js';
 import { DEFAULT_WORKFLOWS_DIR } from '../n8n/solution.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
@@ -58,7 +58,7 @@ export const ConsoleConfigSchema = z.object({
   workflowApiUrl: httpUrl.optional(),
   /** The Add a starter control (app/n8n/starter.ts, like make starter): off hides and refuses it. */
   starters: z.enum(STARTERS_VALUES, { error: 'must be on or off' }).default('on'),
-  /** The reference exports a starter is cut from (docker/n8n/workflows, mounted as for the tools). */
+  /** The reference exports a starter is cut from (docker/workflows, mounted as for the tools). */
   workflowsDir: z.string().min(1).default(DEFAULT_WORKFLOWS_DIR),
 });
 export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;

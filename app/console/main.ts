@@ -2,8 +2,8 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
-import { withKeyFile } from '../lab/key-file.js';
-import { mockApiClient } from '../lab/mock-api.js';
+import { withKeyFile } from '../harness/key-file.js';
+import { mockApiClient } from '../harness/mock-api.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';

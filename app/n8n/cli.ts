@@ -15,7 +15,7 @@
  * done, 1 failed (or refused, or: not listening), 2 usage.
  */
 import { z } from 'zod';
-import { withKeyFile } from '../lab/key-file.js';
+import { withKeyFile } from '../harness/key-file.js';
 import { N8nError, PublicApi } from './client.js';
 import { initLab } from './init.js';
 import { republishIds, unpublishIds } from './restore.js';

@@ -4,7 +4,7 @@
  * and each of the seven fields must appear in its node data with the value that was sent.
  */
 import { z } from 'zod';
-import { walk } from '../lab/approval-request.js';
+import { walk } from '../harness/approval-request.js';
 import { N8nError, PublicApi } from './client.js';
 
 const ExecutionSchema = z.looseObject({

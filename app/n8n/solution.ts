@@ -17,7 +17,7 @@ import {
 } from './client.js';
 import { holderOf, type Listener, webhooksOf } from './webhooks.js';
 
-/** Where the lab mounts docker/n8n/workflows in the tools' container. */
+/** Where the lab mounts docker/workflows in the tools' container. */
 export const DEFAULT_WORKFLOWS_DIR = '/lab/workflows';
 
 const ExportSchema = z.object({

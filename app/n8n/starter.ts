@@ -25,8 +25,8 @@
  *   this gives its start (the right path) and leaves the stage to the trainee.
  */
 import { z } from 'zod';
-import { STAGE_NAMES, type StageName } from '../lab/check-report.js';
-import { STAGE_TITLES } from '../lab/stage-briefs.js';
+import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
+import { STAGE_TITLES } from '../harness/stage-briefs.js';
 import {
   type PublicApi,
   type Workflow,

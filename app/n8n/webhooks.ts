@@ -4,6 +4,7 @@
  * would refuse it anyway (409 "There is a conflict with one of the webhooks").
  */
 import { z } from 'zod';
+import { webhookUrl } from '../harness/webhook-path.js';
 import type { Workflow } from './client.js';
 
 const WebhookParametersSchema = z.object({ path: z.string().min(1), httpMethod: z.string().optional() });
@@ -51,7 +52,7 @@ export async function postWebhookListening(
   path: string,
   fetchImpl: typeof fetch = fetch,
 ): Promise<boolean> {
-  const url = `${n8nUrl.replace(/\/+$/, '')}/webhook/${path.replace(/^\/+/, '')}`;
+  const url = webhookUrl(n8nUrl, path.replace(/^\/+/, ''));
   const answer = await fetchImpl(url, { signal: AbortSignal.timeout(10_000) });
   const text = await answer.text();
   return answer.status === 404 && /not registered for GET requests/.test(text);

@@ -4,9 +4,9 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { MockApiAddress } from '../lab/mock-api.js';
-import type { ApiOption } from '../lab/mock-api-server.js';
-import { UsageError } from '../lab/tool-main.js';
+import type { MockApiAddress } from '../harness/mock-api.js';
+import type { ApiOption } from '../harness/mock-api-server.js';
+import { UsageError } from '../harness/tool-main.js';
 import { N8N_APPROVAL_TIMEOUT_SECONDS, REFERENCE_APPROVAL_TIMEOUT_SECONDS } from './targets.js';
 
 export { UsageError };

@@ -3,7 +3,7 @@
  * They differ only in where the triggers live and how patient the runner must be.
  */
 
-import { MATRIX_TIMING, type Timing } from '../lab/timing.js';
+import { MATRIX_TIMING, type Timing } from '../harness/timing.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
 import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';
 

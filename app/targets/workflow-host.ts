@@ -8,7 +8,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { mockApiClient } from '../lab/mock-api.js';
+import { mockApiClient } from '../harness/mock-api.js';
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../workflow/constants.js';
 import {
   type ApprovalOutcome,

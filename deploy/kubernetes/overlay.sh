@@ -107,7 +107,7 @@ write_overlay() {
   (umask 077 && echo "LAB_SLOT=$slot" >"$dir/lab.env")
   k8s_secrets "$name"
   rm -f "$dir"/workflows/*.json "$dir/ingress.yaml" "$dir/registry.json"
-  cp "$ROOT"/docker/n8n/workflows/*.json "$dir/workflows/"
+  cp "$ROOT"/docker/workflows/*.json "$dir/workflows/"
   for pss in enforce warn audit; do
     printf '    pod-security.kubernetes.io/%s: restricted\n    pod-security.kubernetes.io/%s-version: %s\n' \
       "$pss" "$pss" "$K8S_PSS_VERSION"

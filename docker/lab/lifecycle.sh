@@ -93,7 +93,7 @@ cmd_solution() {
   publish_solution
 }
 
-api() { compose exec -T mock-api node dist/app/cli/api-request.js "$@"; }
+api() { compose exec -T mock-api node dist/app/harness/api-request.js "$@"; }
 
 where_things_are() {
   local secret mode console=$CONSOLE_URL

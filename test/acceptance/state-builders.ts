@@ -4,8 +4,8 @@
  */
 
 import type { CaseName } from '../../app/acceptance/verdict.js';
-import type { State } from '../../app/lab/api-schemas.js';
-import type { Facts } from '../../app/lab/judging.js';
+import type { StateReading } from '../../app/harness/api-readings.js';
+import type { Facts } from '../../app/harness/judging.js';
 
 export const FACTS: Facts = {
   eventId: 'evt-test-1',
@@ -20,7 +20,7 @@ const IDENTITY = { user: 'lab-admin', role: 'administrator', critical: true };
 
 type Request = [method: string, path: string, status: number];
 
-export function journal(...requests: Request[]): State['journal'] {
+export function journal(...requests: Request[]): StateReading['journal'] {
   return requests.map(([method, path, status], index) => ({ seq: index + 1, at: AT, method, path, status }));
 }
 
@@ -78,7 +78,7 @@ export function unactionedCase(overrides: Record<string, unknown> = {}) {
   });
 }
 
-function state(parts: Partial<State>): State {
+function state(parts: Partial<StateReading>): StateReading {
   return {
     case_mode: 'healthy',
     cases: [],
@@ -103,7 +103,7 @@ const POSITIVE_JOURNAL: Request[] = [
 ];
 
 /** What a correct workflow leaves behind for each case. */
-export function goodState(name: CaseName): State {
+export function goodState(name: CaseName): StateReading {
   switch (name) {
     case 'positive':
       return state({
@@ -206,7 +206,7 @@ export function goodState(name: CaseName): State {
 }
 
 /** Appends requests to a state's journal, numbering on. */
-export function withRequests(base: State, ...requests: Request[]): State {
+export function withRequests(base: StateReading, ...requests: Request[]): StateReading {
   const last = base.journal.at(-1)?.seq ?? 0;
   return {
     ...base,

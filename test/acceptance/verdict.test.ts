@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_NAMES, type CaseName, judge } from '../../app/acceptance/verdict.js';
-import type { State } from '../../app/lab/api-schemas.js';
+import type { StateReading } from '../../app/harness/api-readings.js';
 import {
   blockedCase,
   entry,
@@ -13,13 +13,13 @@ import {
 } from './state-builders.js';
 
 /** The names of the checks that fail, so each test says which rule caught the spoiled state. */
-function failures(name: CaseName, state: State): string[] {
+function failures(name: CaseName, state: StateReading): string[] {
   return judge(name, state, FACTS)
     .checks.filter((c) => !c.pass)
     .map((c) => c.check);
 }
 
-function expectFailure(name: CaseName, state: State, check: RegExp): void {
+function expectFailure(name: CaseName, state: StateReading, check: RegExp): void {
   const verdict = judge(name, state, FACTS);
   expect(verdict.pass).toBe(false);
   expect(failures(name, state)).toEqual(expect.arrayContaining([expect.stringMatching(check)]));
@@ -36,7 +36,7 @@ describe('verdicts on the state a correct workflow leaves', () => {
 
   it('an empty state (nothing happened) fails every case', () => {
     const empty = goodState('invalid_input');
-    const nothing: State = { ...empty, notifications: [], journal: journal(['POST', '/reset', 200]) };
+    const nothing: StateReading = { ...empty, notifications: [], journal: journal(['POST', '/reset', 200]) };
     for (const name of CASE_NAMES) expect(judge(name, nothing, FACTS).pass, name).toBe(false);
   });
 });

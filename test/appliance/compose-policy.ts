@@ -389,10 +389,10 @@ export function overrideViolations(doc: unknown): string[] {
   return out;
 }
 
-/** n8n's version as the e2e tests pin it (docker/n8n/install/package.json). */
+/** n8n's version as the e2e tests pin it (test/pinned-n8n/install/package.json). */
 export function e2eN8nVersion(): string {
   const pkg = z
     .object({ dependencies: z.object({ n8n: z.string() }) })
-    .parse(JSON.parse(readRepoFile('docker/n8n/install/package.json')));
+    .parse(JSON.parse(readRepoFile('test/pinned-n8n/install/package.json')));
   return pkg.dependencies.n8n;
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { CheckOptions } from '../../app/check/options.js';
 import type { CheckHooks } from '../../app/check/run-check.js';
-import type { CheckReport, StageName } from '../../app/lab/check-report.js';
-import type { Output } from '../../app/lab/output.js';
+import type { CheckReport, StageName } from '../../app/harness/check-report.js';
+import type { Output } from '../../app/harness/output.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import type { WorkflowVariant } from '../../app/targets/workflow-host.js';
 

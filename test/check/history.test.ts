@@ -17,8 +17,8 @@ import {
   historyLineOf,
   parseHistory,
   writeFileAtomic,
-} from '../../app/lab/check-history.js';
-import { CheckReportSchema } from '../../app/lab/check-report.js';
+} from '../../app/harness/check-history.js';
+import { CheckReportSchema } from '../../app/harness/check-report.js';
 import { checkReport, ENRICH_HINT, STOPPED_LINE } from '../classroom/class-fixture.js';
 import { checkReference } from './check-helpers.js';
 

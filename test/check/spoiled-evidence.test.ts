@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../app/check/run-check.js';
 import { type Evidence, SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
-import type { State } from '../../app/lab/api-schemas.js';
+import type { StateReading } from '../../app/harness/api-readings.js';
 import { checkReference } from './check-helpers.js';
 
 const captured = new Map<string, { scenario: Scenario; evidence: Evidence }>();
@@ -18,9 +18,9 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-type Journal = State['journal'];
+type Journal = StateReading['journal'];
 
-function withState(e: Evidence, change: (s: State) => Partial<State>): Evidence {
+function withState(e: Evidence, change: (s: StateReading) => Partial<StateReading>): Evidence {
   return { ...e, state: { ...e.state, ...change(structuredClone(e.state)) } };
 }
 const journal = (e: Evidence, change: (j: Journal) => Journal) =>

@@ -13,8 +13,13 @@ import type { BoardDeps } from '../../app/classroom/board-app.js';
 import { createBoardApp } from '../../app/classroom/board-app.js';
 import type { StatesFile } from '../../app/classroom/class-input.js';
 import { LabFolders } from '../../app/classroom/lab-folders.js';
-import { appendHistory, HISTORY_FILE, historyLineOf, writeFileAtomic } from '../../app/lab/check-history.js';
-import type { CheckReport } from '../../app/lab/check-report.js';
+import {
+  appendHistory,
+  HISTORY_FILE,
+  historyLineOf,
+  writeFileAtomic,
+} from '../../app/harness/check-history.js';
+import type { CheckReport } from '../../app/harness/check-report.js';
 
 export interface ClassOnDisk {
   root: string;

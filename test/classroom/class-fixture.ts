@@ -9,7 +9,7 @@ import {
   CheckReportSchema,
   STAGE_NAMES,
   type StageName,
-} from '../../app/lab/check-report.js';
+} from '../../app/harness/check-report.js';
 
 const AT = '2026-11-24T09:41:07.000Z';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildClassReport } from '../../app/classroom/class-report.js';
 import { renderCsv } from '../../app/classroom/render-csv.js';
-import { STAGE_NAMES } from '../../app/lab/check-report.js';
+import { STAGE_NAMES } from '../../app/harness/check-report.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, checkReport, ENRICH_HINT, STOPPED_LINE } from './class-fixture.js';
 

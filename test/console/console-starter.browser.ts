@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWords } from '../../app/lab/stage-briefs.js';
+import { checkWords } from '../../app/harness/stage-briefs.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 import { STORE_KEY, workflowStore } from '../n8n/workflow-store.js';
 import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from './harness.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   lab = await startConsoleLab({
     N8N_URL: n8n.url,
     N8N_API_KEY: STORE_KEY,
-    LAB_WORKFLOWS_DIR: 'docker/n8n/workflows',
+    LAB_WORKFLOWS_DIR: 'docker/workflows',
   });
   browser = await openChromium();
   page = browser.page;

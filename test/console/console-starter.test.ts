@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StagesView } from '../../app/console/check-view.js';
-import { STAGE_NAMES } from '../../app/lab/check-report.js';
-import { checkWords } from '../../app/lab/stage-briefs.js';
+import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { checkWords } from '../../app/harness/stage-briefs.js';
 import { STARTER_STAGES } from '../../app/n8n/starter.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 import { spawnNode } from '../helpers/service-process.js';
@@ -31,7 +31,7 @@ async function startConsole(env: Record<string, string>): Promise<Console> {
     CONSOLE_PORT: '0',
     MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
     CHECK_REPORT: join(dir, 'check-last.json'),
-    LAB_WORKFLOWS_DIR: 'docker/n8n/workflows',
+    LAB_WORKFLOWS_DIR: 'docker/workflows',
     ...env,
   });
   const [, url = ''] = await waitForLine(proc, /console listening on (http:\/\/\S+)/, 60_000);

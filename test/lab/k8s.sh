@@ -14,7 +14,7 @@ K8S_KEY_DIR=$WORK/k8s-key
 k8s_run() {
   docker run --rm --network soar-lab_editor --read-only --cap-drop ALL --security-opt no-new-privileges \
     --user 1000:1000 --tmpfs /tmp -v "$K8S_KEY_DIR:/lab/n8n-key" \
-    -v "$ROOT/docker/n8n/workflows:/lab/workflows:ro" \
+    -v "$ROOT/docker/workflows:/lab/workflows:ro" \
     -e N8N_URL=http://n8n:5678 -e N8N_API_KEY_FILE=/lab/n8n-key/n8n-api-key -e LAB_MODE=exercise \
     -e N8N_OWNER_EMAIL="$K8S_EMAIL" -e N8N_OWNER_PASSWORD="$1" \
     soar-lab/mock-api:1.0.0 node dist/app/n8n/cli.js "$2" >"$WORK/k8s-setup.log" 2>&1

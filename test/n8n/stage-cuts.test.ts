@@ -19,8 +19,12 @@ import {
   scenariosFor,
   stagesUpTo,
 } from '../../app/check/scenarios.js';
-import { IdentitySchema, type State, StateSchema } from '../../app/lab/api-schemas.js';
-import type { StageName } from '../../app/lab/check-report.js';
+import {
+  IdentityReadingSchema,
+  type StateReading,
+  StateReadingSchema,
+} from '../../app/harness/api-readings.js';
+import type { StageName } from '../../app/harness/check-report.js';
 import { readReferences } from '../../app/n8n/solution.js';
 import { STARTER_STAGES, starterWorkflows } from '../../app/n8n/starter.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
@@ -57,8 +61,8 @@ async function ask(api: MockApi, method: string, path: string, body?: unknown): 
   return { status: answer.status, body: parsed };
 }
 
-async function stateOf(api: MockApi): Promise<State> {
-  return StateSchema.parse((await ask(api, 'GET', '/state')).body);
+async function stateOf(api: MockApi): Promise<StateReading> {
+  return StateReadingSchema.parse((await ask(api, 'GET', '/state')).body);
 }
 
 /**
@@ -72,7 +76,7 @@ async function runOn(
   workflow: N8nWorkflow,
   payload: unknown,
   approval: { body: unknown } | 'timeout',
-  onRequest: (call: ApiCall, state: State) => void,
+  onRequest: (call: ApiCall, state: StateReading) => void,
 ): Promise<SimRun> {
   const sent: ApiCall[] = [];
   const answers: ApiAnswer[] = [];
@@ -125,7 +129,7 @@ async function playScenario(
   if (response === undefined) throw new Error('no response workflow');
   const api = createApp(defaultDeps());
   // Read before the reset, as the checker does: the reset clears the journal of this request.
-  const identity = IdentitySchema.parse((await ask(api, 'GET', `/identity/${LAB_USER}`)).body);
+  const identity = IdentityReadingSchema.parse((await ask(api, 'GET', `/identity/${LAB_USER}`)).body);
   const setup = [await ask(api, 'POST', '/reset', {})];
   if (scenario.setup === 'fail_next_write') {
     setup.push(await ask(api, 'POST', '/control/case-mode', { mode: 'fail_next_write' }));
@@ -149,7 +153,7 @@ async function playScenario(
     scenario.approver === 'silent'
       ? ('timeout' as const)
       : { body: fillTemplate(DEFAULT_MAPPING.approval[scenario.approver], { approver: facts.approver }) };
-  const onRequest = (_call: ApiCall, state: State) => {
+  const onRequest = (_call: ApiCall, state: StateReading) => {
     if (marks.atApprovalRequest === null && approvalRequests(state).length > 0)
       marks.atApprovalRequest = state;
   };
@@ -214,8 +218,8 @@ describe('a workflow cut up to a stage passes that stage’s check (offline)', (
     'the starter for %s passes the check of the stage before it',
     async (stage) => {
       const references = readReferences([
-        'docker/n8n/workflows/suspicious-login-response.json',
-        'docker/n8n/workflows/suspicious-login-rollback.json',
+        'docker/workflows/suspicious-login-response.json',
+        'docker/workflows/suspicious-login-rollback.json',
       ]);
       const [starter] = starterWorkflows(stage, references);
       const before = TRAINEE_STAGES[TRAINEE_STAGES.indexOf(stage) - 1];

@@ -44,8 +44,8 @@ async function cli(url: string, args: string[], env: Record<string, string> = {}
 
 /** The reference exports `make solution` publishes (the lab mounts them at /lab/workflows). */
 const REFS = [
-  'docker/n8n/workflows/suspicious-login-response.json',
-  'docker/n8n/workflows/suspicious-login-rollback.json',
+  'docker/workflows/suspicious-login-response.json',
+  'docker/workflows/suspicious-login-rollback.json',
 ];
 const references = () => readReferences(REFS);
 

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function run(args: string[], apiUrl = `http://127.0.0.1:${server.port}`) {
-  const proc = spawnNode('app/cli/api-request.ts', args, { API_URL: apiUrl });
+  const proc = spawnNode('app/harness/api-request.ts', args, { API_URL: apiUrl });
   const { code } = await proc.exited;
   return { code, stdout: proc.stdout(), stderr: proc.stderr() };
 }

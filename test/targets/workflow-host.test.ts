@@ -1,8 +1,8 @@
 /** The reference workflow's host and nodes, against a real mock API on loopback. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StateSchema } from '../../app/lab/api-schemas.js';
-import { mockApiClient } from '../../app/lab/mock-api.js';
-import { type LocalMockApi, startLocalMockApi } from '../../app/lab/mock-api-server.js';
+import { StateReadingSchema } from '../../app/harness/api-readings.js';
+import { mockApiClient } from '../../app/harness/mock-api.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/harness/mock-api-server.js';
 import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
 import { belowThresholdOutcome, validateAlert as validate } from '../../app/workflow/decisions.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';
@@ -51,7 +51,7 @@ describe('workflow host', () => {
   let api: LocalMockApi;
   let host: WorkflowHost;
   const mock = () => mockApiClient({ kind: 'http', url: api.url });
-  const state = async () => StateSchema.parse((await mock().request('GET', '/state')).body);
+  const state = async () => StateReadingSchema.parse((await mock().request('GET', '/state')).body);
   const post = (url: string, body: unknown) =>
     fetch(url, {
       method: 'POST',
@@ -157,7 +157,7 @@ describe('a workflow variant on the host', () => {
       for (let i = 0; i < 200 && host.runs.at(-1)?.status !== 'success'; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const state = StateSchema.parse(
+      const state = StateReadingSchema.parse(
         (await mockApiClient({ kind: 'http', url: api.url }).request('GET', '/state')).body,
       );
       expect(state.cases).toEqual([expect.objectContaining({ confidence: 92, result: 'below_threshold' })]);

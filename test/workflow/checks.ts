@@ -1,5 +1,5 @@
 /**
- * Static checks of the n8n export JSON in docker/n8n/workflows/ against docs/workflow-protocol.md and the
+ * Static checks of the n8n export JSON in docker/workflows/ against docs/workflow-protocol.md and the
  * pinned n8n's node catalogue. Each check returns a list of problems (empty = pass), so a test can show
  * both that the real workflows pass and that a deliberately broken copy is caught.
  */
@@ -37,7 +37,7 @@ export interface NodeTypeFixture {
 }
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const WORKFLOW_DIR = join(ROOT, 'docker', 'n8n', 'workflows');
+export const WORKFLOW_DIR = join(ROOT, 'docker', 'workflows');
 
 export function loadJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;

@@ -1,8 +1,8 @@
 /**
- * Static checks of the reference workflows (docker/n8n/workflows/*.json): node types exist in the pinned
+ * Static checks of the reference workflows (docker/workflows/*.json): node types exist in the pinned
  * n8n, every HTTP Request node calls a contract route through the single base-URL setting, and the
  * branches of docs/workflow-protocol.md exist. No n8n needed: the node catalogue is the committed fixture
- * docker/n8n/node-types-2.41.1.json (docker/n8n/extract-node-types.mjs). Every check is also shown to
+ * test/pinned-n8n/node-types-2.41.1.json (test/pinned-n8n/extract-node-types.mjs). Every check is also shown to
  * fail on a deliberately broken copy.
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import {
   WORKFLOW_ROUTES,
 } from './checks.js';
 
-const fixture = loadJson<NodeTypeFixture>(join(ROOT, 'docker', 'n8n', 'node-types-2.41.1.json'));
+const fixture = loadJson<NodeTypeFixture>(join(ROOT, 'test', 'pinned-n8n', 'node-types-2.41.1.json'));
 const response = loadJson<N8nWorkflow>(join(WORKFLOW_DIR, 'suspicious-login-response.json'));
 const rollback = loadJson<N8nWorkflow>(join(WORKFLOW_DIR, 'suspicious-login-rollback.json'));
 const both = [response, rollback];

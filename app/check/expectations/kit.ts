@@ -1,12 +1,12 @@
 /** What every expectation is made of: the evidence it reads, its outcome, and the questions it asks of the journal and the cases. */
 
-import type { State } from '../../lab/api-schemas.js';
-import { resumeUrlIn } from '../../lab/approval-request.js';
-import type { ExpectationStatus, StageName } from '../../lab/check-report.js';
-import * as judging from '../../lab/judging.js';
-import { caseWrites, type Facts } from '../../lab/judging.js';
-import type { Marks } from '../../lab/scenario-driver.js';
-import { checkWords } from '../../lab/stage-briefs.js';
+import type { StateReading } from '../../harness/api-readings.js';
+import { resumeUrlIn } from '../../harness/approval-request.js';
+import type { ExpectationStatus, StageName } from '../../harness/check-report.js';
+import * as judging from '../../harness/judging.js';
+import { caseWrites, type Facts } from '../../harness/judging.js';
+import type { Marks } from '../../harness/scenario-driver.js';
+import { checkWords } from '../../harness/stage-briefs.js';
 import type { ExecutionFinding } from '../../n8n/executions.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { dig, mentions, someKey } from '../evidence.js';
@@ -23,16 +23,16 @@ export {
   requests,
   show,
   touching,
-} from '../../lab/judging.js';
-export type { Marks } from '../../lab/scenario-driver.js';
-export { MAPPED_FIELDS } from '../../lab/stage-briefs.js';
+} from '../../harness/judging.js';
+export type { Marks } from '../../harness/scenario-driver.js';
+export { MAPPED_FIELDS } from '../../harness/stage-briefs.js';
 export type { ExecutionFinding } from '../../n8n/executions.js';
 
-/** The checker's words (app/lab/stage-briefs.ts, shared with the console): each expectation's text. */
+/** The checker's words (app/harness/stage-briefs.ts, shared with the console): each expectation's text. */
 export const WORDS = checkWords(APPROVAL_THRESHOLD);
 
 export interface Evidence {
-  state: State;
+  state: StateReading;
   facts: Facts;
   marks: Marks;
   mapping: Mapping;
@@ -81,7 +81,7 @@ export const fail = (hint: string, detail?: string): Outcome => ({
 
 export const unjudged = (hint: string): Outcome => ({ status: 'unjudged', hint });
 
-export const approvalRequests = (state: State) =>
+export const approvalRequests = (state: StateReading) =>
   state.notifications.filter((n) => resumeUrlIn(n) !== undefined);
 
 export const casesOf = (e: Evidence) => judging.casesOf(e.state, e.facts);
@@ -142,4 +142,4 @@ export function describeIdentity(e: Evidence): string {
 }
 
 /** The first failed case write of a connector-failure scenario. */
-export const failedWrite = (state: State) => caseWrites(state).find((j) => j.status >= 500);
+export const failedWrite = (state: StateReading) => caseWrites(state).find((j) => j.status >= 500);

@@ -14,7 +14,7 @@ function field(record: unknown, key: string): unknown {
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-// The stage checker's report (app/lab/check-report.ts: passed, stages[{stage, status,
+// The stage checker's report (app/harness/check-report.ts: passed, stages[{stage, status,
 // counts}], results[{stage, expectation, status, hint}]), read loosely.
 export function renderCheck(check: unknown): void {
   const box = $('check');
@@ -116,7 +116,7 @@ export function setStages(view: StagesView): void {
 }
 
 /**
- * The chosen stage's brief (app/lab/stage-briefs.ts): what it must do, then each expectation the checker
+ * The chosen stage's brief (app/harness/stage-briefs.ts): what it must do, then each expectation the checker
  * judges, under the alert that exercises it. Also whether Add a starter can be used for it.
  */
 export function renderBrief(stage: string): void {

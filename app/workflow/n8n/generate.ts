@@ -1,6 +1,6 @@
 /**
  * Writes the two n8n workflows of docs/workflow-protocol.md as n8n export JSON into
- * docker/n8n/workflows/ (or the folder given as the argument):
+ * docker/workflows/ (or the folder given as the argument):
  *   npx tsx app/workflow/n8n/generate.ts [out-dir]
  * The JSON files are the artefact (import them with the n8n CLI or the editor); test/workflow checks
  * that the committed files are what this writes.

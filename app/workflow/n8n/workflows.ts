@@ -10,5 +10,5 @@ export const WORKFLOW_FILES: Record<string, () => string> = {
   'suspicious-login-rollback.json': () => exportText(rollbackWorkflow()),
 };
 
-/** docker/n8n/workflows/ */
-export const WORKFLOW_OUT_DIR = join(WORKFLOW_DIR, '..', '..', 'docker', 'n8n', 'workflows');
+/** docker/workflows/ */
+export const WORKFLOW_OUT_DIR = join(WORKFLOW_DIR, '..', '..', 'docker', 'workflows');

@@ -96,9 +96,9 @@ ensure_mmdebstrap() {
 
 ensure_n8n_install() {
   if [ ! -f "$N8N_DIR/.complete" ] || [ ! -f "$NODE_DIR/.complete" ] ||
-    ! cmp -s "$ROOT/docker/n8n/install/package-lock.json" "$N8N_DIR/package-lock.json"; then
-    log "the n8n install cache is missing or stale: docker/n8n/install.sh (5-15 min)"
-    run 1800 "docker/n8n/install.sh" env LAB_CACHE="$CACHE" bash "$ROOT/docker/n8n/install.sh"
+    ! cmp -s "$ROOT/test/pinned-n8n/install/package-lock.json" "$N8N_DIR/package-lock.json"; then
+    log "the n8n install cache is missing or stale: test/pinned-n8n/install.sh (5-15 min)"
+    run 1800 "test/pinned-n8n/install.sh" env LAB_CACHE="$CACHE" bash "$ROOT/test/pinned-n8n/install.sh"
   fi
 }
 

@@ -4,7 +4,7 @@
  * knows.
  */
 
-import { type State, StateSchema } from './api-schemas.js';
+import { type StateReading, StateReadingSchema } from './api-readings.js';
 import type { MockApiClient } from './mock-api.js';
 import { postResume as postDecision } from './resume.js';
 import type { Timing } from './timing.js';
@@ -60,10 +60,13 @@ export async function postResume(
 }
 
 /** GET /state, parsed; null (with a note) when it did not answer a state. */
-export async function readState(api: MockApiClient, note: (message: string) => void): Promise<State | null> {
+export async function readState(
+  api: MockApiClient,
+  note: (message: string) => void,
+): Promise<StateReading | null> {
   try {
     const answer = await api.request('GET', '/state');
-    const parsed = StateSchema.safeParse(answer.body);
+    const parsed = StateReadingSchema.safeParse(answer.body);
     if (answer.status === 200 && parsed.success) return parsed.data;
     note(`GET /state answered ${answer.status}${parsed.success ? '' : ' (not a state)'}`);
   } catch (error) {
@@ -78,14 +81,14 @@ export async function readState(api: MockApiClient, note: (message: string) => v
  * Returns the verdict of the last state seen, with that state; null when no state was ever read.
  */
 export async function waitUntilSettled<V extends { pass: boolean }>(options: {
-  readState: () => Promise<State | null>;
-  onState?: (state: State) => Promise<void>;
-  judge: (state: State) => V;
+  readState: () => Promise<StateReading | null>;
+  onState?: (state: StateReading) => Promise<void>;
+  judge: (state: StateReading) => V;
   timing: Timing;
   deadline: number;
-}): Promise<{ verdict: V; state: State } | null> {
+}): Promise<{ verdict: V; state: StateReading } | null> {
   const { timing } = options;
-  let last: { verdict: V; state: State } | null = null;
+  let last: { verdict: V; state: StateReading } | null = null;
   let stable: { seq: number; since: number } | null = null;
   for (;;) {
     const state = await options.readState();

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make e2e-check: the stage checker on the pinned n8n (no Docker), through docker/n8n/e2e.sh:
+# make e2e-check: the stage checker on the pinned n8n (no Docker), through test/e2e/run.sh:
 #   1. the reference workflows pass every stage, with the Webhook's execution data read through n8n's
 #      public API (a key made for the run);
 #   2. each broken variant that exists as n8n JSON (app/check/n8n-variants.ts) fails the stage
 #      it breaks (checked with --only, so each variant costs one stage, not all of them).
-# Each run gets its own n8n, mock API and temp folder (e2e.sh cleans up). Exit 0 when all of it holds.
+# Each run gets its own n8n, mock API and temp folder (test/e2e/run.sh cleans up). Exit 0 when all of it holds.
 # Env knobs: E2E_CHECK_VARIANTS="a b" (default: every n8n variant), E2E_CHECK_SKIP_REFERENCE=1.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,7 +25,7 @@ run() {
   E2E_WORKFLOWS="$WORK/$name/suspicious-login-response.json $WORK/$name/suspicious-login-rollback.json" \
     E2E_API_KEY=1 E2E_KEEP_ON_FAILURE=$([ "$name" = reference ] && echo 1 || echo 0) \
     E2E_RUNNER="node dist/app/check/cli.js --stage $stage $only --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report $report" \
-    bash "$HERE/e2e.sh"
+    bash "$HERE/run.sh"
 }
 
 failed=0

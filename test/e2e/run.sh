@@ -13,7 +13,7 @@
 #   E2E_KEEP_ON_FAILURE=0     remove them even when the runner fails (a failure the caller expects)
 #   E2E_SKIP_RUNNER=1         start everything, print the URLs, wait for Ctrl-C (manual probing)
 #   E2E_API_URL=http://...    use this already running mock API instead of starting one
-#   E2E_WORKFLOWS="a.json b"  import and publish these exports instead of docker/n8n/workflows/*.json (an
+#   E2E_WORKFLOWS="a.json b"  import and publish these exports instead of docker/workflows/*.json (an
 #                             export without an id gets one; http://mock-api:8081 in it becomes the mock
 #                             API's address here)
 #   E2E_API_KEY=1             set up n8n's owner and make a public-API key (read executions and workflows),
@@ -43,7 +43,7 @@ if [ "${E2E_SKIP_RUNNER:-0}" != 1 ] && [ ! -f dist/app/acceptance/cli.js ]; then
 fi
 
 t0=$(date +%s)
-bash "$HERE/install.sh"
+bash "$ROOT/test/pinned-n8n/install.sh"
 log "install/cache check took $(($(date +%s) - t0)) s"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-n8n-e2e.XXXXXX")"
@@ -118,7 +118,7 @@ mkdir -p "$WORK/import"
 WEBHOOK_PATHS=""
 t1=$(date +%s)
 i=0
-if [ -n "${E2E_WORKFLOWS:-}" ]; then read -r -a EXPORTS <<<"$E2E_WORKFLOWS"; else EXPORTS=("$HERE"/workflows/*.json); fi
+if [ -n "${E2E_WORKFLOWS:-}" ]; then read -r -a EXPORTS <<<"$E2E_WORKFLOWS"; else EXPORTS=("$ROOT"/docker/workflows/*.json); fi
 for wf in "${EXPORTS[@]}"; do
   [ -f "$wf" ] || { log "no such workflow export: $wf"; exit 2; }
   i=$((i + 1))

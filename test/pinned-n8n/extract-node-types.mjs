@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * Extracts every node type and its typeVersions from an installed n8n into the committed fixture
- * docker/n8n/node-types-<version>.json, so that `make test` can check the workflows without n8n.
+ * test/pinned-n8n/node-types-<version>.json, so that `make test` can check the workflows without n8n.
  * Run once per n8n upgrade:
- *   node docker/n8n/extract-node-types.mjs [<n8n install dir>]
- * (default ${LAB_CACHE:-$HOME/.cache/soar-lab}/n8n-2.41.1, as installed by docker/n8n/install.sh).
+ *   node test/pinned-n8n/extract-node-types.mjs [<n8n install dir>]
+ * (default ${LAB_CACHE:-$HOME/.cache/soar-lab}/n8n-2.41.1, as installed by test/pinned-n8n/install.sh).
  * Plain Node, no dependencies.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ const out = join(dirname(fileURLToPath(import.meta.url)), `node-types-${n8nVersi
 const fixture = {
   n8n: n8nVersion,
   source: 'node_modules/{n8n-nodes-base,@n8n/n8n-nodes-langchain}/dist/types/nodes.json',
-  generated_by: 'docker/n8n/extract-node-types.mjs',
+  generated_by: 'test/pinned-n8n/extract-node-types.mjs',
   nodes: sorted,
 };
 // One node type per line: reviewable diffs on an n8n upgrade.

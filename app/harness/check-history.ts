@@ -1,6 +1,6 @@
 /**
  * Every stage check a lab ran, not only its last: `check-history.jsonl` beside `check-last.json`, one JSON
- * line a check, the newest last, bounded. In the shared lab room because the checker writes it and the
+ * line a check, the newest last, bounded. In the harness because the checker writes it and the
  * class report and the class board read it. Also the two verdict rules both need, written once: a stage's
  * verdict (PASS, FAIL, UNJUDGED) and a check's first failure (the stage and the hint to show).
  */

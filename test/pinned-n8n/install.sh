@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned n8n (2.41.1) and a Node 24 runtime from the npm registry into a cache OUTSIDE
 # the repo, reused when present. Prints nothing on success except progress on stderr.
-# Usage: bash docker/n8n/install.sh   (env: LAB_CACHE, default $HOME/.cache/soar-lab)
+# Usage: bash test/pinned-n8n/install.sh   (env: LAB_CACHE, default $HOME/.cache/soar-lab)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 N8N_VERSION=2.41.1

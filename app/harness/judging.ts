@@ -3,7 +3,7 @@
  * stage checker's expectations both ask of one destination state (GET /state). Each judge words its
  * findings its own way (a case's checks; a stage's hints); what it looks at is asked here, once.
  */
-import type { CaseRecord, JournalEntry, Notification, State } from './api-schemas.js';
+import type { CaseReading, JournalEntryReading, NotificationReading, StateReading } from './api-readings.js';
 
 /** What the driver sent, so a judge knows which event, address, user and approver to look for. */
 export interface Facts {
@@ -15,50 +15,50 @@ export interface Facts {
 }
 
 /** A journal entry that answered 2xx. */
-export const ok = (j: JournalEntry) => j.status >= 200 && j.status < 300;
+export const ok = (j: JournalEntryReading) => j.status >= 200 && j.status < 300;
 
 /** A journal entry as a line names it: `POST /cases (201)`. */
-export const show = (j: JournalEntry) => `${j.method} ${j.path} (${j.status})`;
+export const show = (j: JournalEntryReading) => `${j.method} ${j.path} (${j.status})`;
 
 /** The requests of one method on a path, or on every path a predicate accepts. */
 export function requests(
-  state: State,
+  state: StateReading,
   method: string,
   path: string | ((path: string) => boolean),
-): JournalEntry[] {
+): JournalEntryReading[] {
   const match = typeof path === 'string' ? (p: string) => p === path : path;
   return state.journal.filter((j) => j.method === method && match(j.path));
 }
 
 /** Requests of any method on a resource, e.g. `/identity`: the resource itself or anything under it. */
-export function touching(state: State, resource: string): JournalEntry[] {
+export function touching(state: StateReading, resource: string): JournalEntryReading[] {
   return state.journal.filter((j) => j.path === resource || j.path.startsWith(`${resource}/`));
 }
 
 /** Containment requests: a lookup (GET) reads, a POST or DELETE on /blocklist acts. */
-export const blocklistWrites = (state: State) =>
+export const blocklistWrites = (state: StateReading) =>
   touching(state, '/blocklist').filter((j) => j.method === 'POST' || j.method === 'DELETE');
 
-export const blockPosts = (state: State) => requests(state, 'POST', '/blocklist');
+export const blockPosts = (state: StateReading) => requests(state, 'POST', '/blocklist');
 
-export const caseWrites = (state: State) => requests(state, 'POST', '/cases');
+export const caseWrites = (state: StateReading) => requests(state, 'POST', '/cases');
 
 /** The cases of the event. */
-export const casesOf = (state: State, facts: Facts): CaseRecord[] =>
+export const casesOf = (state: StateReading, facts: Facts): CaseReading[] =>
   state.cases.filter((c) => c.event_id === facts.eventId);
 
 /** The event's case, when exactly one exists and no other case was made. */
-export function theCase(state: State, facts: Facts): CaseRecord | undefined {
+export function theCase(state: StateReading, facts: Facts): CaseReading | undefined {
   const own = casesOf(state, facts);
   return own.length === 1 && state.cases.length === 1 ? own[0] : undefined;
 }
 
 /** The notifications of the event on one channel. */
-export const notificationsOf = (state: State, facts: Facts, channel: string): Notification[] =>
+export const notificationsOf = (state: StateReading, facts: Facts, channel: string): NotificationReading[] =>
   state.notifications.filter((n) => n.channel === channel && n.event_id === facts.eventId);
 
 /** The active blocklist entries of the alert's address. */
-export const entriesOf = (state: State, facts: Facts) =>
+export const entriesOf = (state: StateReading, facts: Facts) =>
   state.blocklist.filter((e) => e.ip === facts.sourceIp);
 
 export const casePath = (facts: Facts) => `/cases/${encodeURIComponent(facts.eventId)}`;

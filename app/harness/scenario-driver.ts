@@ -7,7 +7,7 @@
  * trigger's answer means, whose approval requests are answered and with what body, whether an unfinished
  * first run ends the scenario.
  */
-import { HealthSchema, type State } from './api-schemas.js';
+import { HealthReadingSchema, type StateReading } from './api-readings.js';
 import { resumeUrlIn } from './approval-request.js';
 import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './driver-moves.js';
 import type { Facts } from './judging.js';
@@ -26,7 +26,7 @@ export interface Marks {
   /** The alert webhook's answer. */
   trigger: TriggerAnswer;
   /** The state at the moment the first approval request was seen, before anyone answered it. */
-  atApprovalRequest: State | null;
+  atApprovalRequest: StateReading | null;
   /** The status the resume URL answered to the approver's first decision (null: not reachable). */
   resumeStatus: number | null;
   /** The first run of a two-stimulus scenario finished (its followUp.firstRunFinished held); null: none. */
@@ -41,7 +41,7 @@ export interface Marks {
 export interface DriverEvidence {
   marks: Marks;
   /** The last state seen (the first run's, when an unfinished first run stopped the scenario); null: none. */
-  state: State | null;
+  state: StateReading | null;
 }
 
 /** A request of the preparation that the mock API did not answer as a fresh lab does. */
@@ -87,14 +87,14 @@ export interface DriverScenario {
   alertPath: string;
   alert: unknown;
   /** A second stimulus, sent once the first run has finished. */
-  followUp?: { path: string; payload: unknown; firstRunFinished(state: State): boolean } | undefined;
+  followUp?: { path: string; payload: unknown; firstRunFinished(state: StateReading): boolean } | undefined;
   /**
    * A silent approver's limit sat out: the driver first waits for an approval request, then judges only
    * this long after it was seen. Without it the run is judged as it goes, up to the limit and its lateness.
    */
   sitOutMs?: number | undefined;
   /** The judge as the wait's stopping rule: the scenario is done once this holds on a quiet journal. */
-  done(state: State, marks: Marks): boolean;
+  done(state: StateReading, marks: Marks): boolean;
 }
 
 export function isOk(status: number | null): boolean {
@@ -113,7 +113,7 @@ async function prepare(api: MockApiClient, setup: DriverScenario['setup']): Prom
   const reset = await api.request('POST', '/reset', {});
   if (reset.status !== 200) return { request: 'POST /reset', status: reset.status, body: reset.body };
   const health = await api.request('GET', '/health');
-  const parsed = HealthSchema.safeParse(health.body);
+  const parsed = HealthReadingSchema.safeParse(health.body);
   if (health.status !== 200 || !parsed.success || parsed.data.case_mode !== 'healthy')
     return { request: 'GET /health', status: health.status, body: health.body };
   if (setup === 'fail_next_write') {
@@ -196,7 +196,7 @@ class ScenarioRun {
   }
 
   /** Polls until `done` holds on a quiet journal or the deadline passes, answering approvals on the way. */
-  settle(done: (state: State) => boolean, deadline: number, timing: Timing = this.options.timing) {
+  settle(done: (state: StateReading) => boolean, deadline: number, timing: Timing = this.options.timing) {
     return waitUntilSettled({
       readState: () => this.read(),
       onState: (state) => this.answerApprovals(state),
@@ -206,7 +206,7 @@ class ScenarioRun {
     });
   }
 
-  read(): Promise<State | null> {
+  read(): Promise<StateReading | null> {
     return readState(this.options.api, this.options.note);
   }
 
@@ -232,7 +232,7 @@ class ScenarioRun {
    * The approver: each approval request once. The first one seen is marked with the state of that moment;
    * a silent approver answers none.
    */
-  async answerApprovals(state: State): Promise<void> {
+  async answerApprovals(state: StateReading): Promise<void> {
     const { options, scenario, marks } = this;
     for (const request of state.notifications) {
       if (options.answers === 'own event' && request.event_id !== scenario.facts.eventId) continue;

@@ -1,5 +1,5 @@
 /**
- * The stage checker's result file, `reports/check-last.json`: one declaration, in the shared lab room
+ * The stage checker's result file, `reports/check-last.json`: one declaration, in the harness
  * because the checker writes it and the console and the class report read it (neither imports the checker).
  */
 import { z } from 'zod';
