@@ -4,8 +4,9 @@
  */
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 import { exportText, iff, type Overrides } from '../workflow/n8n/build.js';
-import { DECIDE, responseWorkflow } from '../workflow/n8n/response.js';
+import { responseWorkflow } from '../workflow/n8n/response.js';
 import { rollbackWorkflow } from '../workflow/n8n/rollback.js';
+import { DECIDE } from '../workflow/n8n/stage-nodes.js';
 import type { ReferenceVariantName } from './variants.js';
 
 /** Which stage each breaks is declared once, in variants.ts (REFERENCE_VARIANTS[name].breaks). */

@@ -8,8 +8,9 @@
  *   nodes of the stages before STAGE exactly as app/workflow/n8n/partial.ts cuts them for the scripted
  *   trainee (keepNodes: the same nodes, connections to nodes not built yet dropped). It is read from the
  *   exports because the lab's image cannot build workflows (app/workflow/n8n transpiles its Code nodes with
- *   TypeScript, a dev dependency, from .ts files the image does not hold); STARTER_NODES is partial.ts's
- *   STAGE_NODES, held equal to it by test/n8n/starter.test.ts, as is every starter to partial.ts's cut.
+ *   TypeScript, a dev dependency, from .ts files the image does not hold); the nodes of each stage are
+ *   app/workflow/n8n/stage-nodes.ts's, which partial.ts cuts by too; test/n8n/starter.test.ts holds every
+ *   starter equal to partial.ts's cut.
  * - Only the starters' own workflows are touched, found by their exact names: adding the same starter again
  *   updates it (one workflow per name); every other workflow, the trainee's own above all, is never
  *   changed, published or unpublished. A starter on a webhook path the trainee's published workflow holds
@@ -27,6 +28,7 @@
 import { z } from 'zod';
 import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
 import { STAGE_TITLES } from '../harness/stage-briefs.js';
+import { STAGE_NODES } from '../workflow/n8n/stage-nodes.js';
 import {
   type PublicApi,
   type Workflow,
@@ -37,44 +39,8 @@ import {
 import { type Reference, SolutionRefused } from './solution.js';
 import { webhooksOf } from './webhooks.js';
 
-/**
- * The response workflow's nodes by the stage that adds them: app/workflow/n8n/partial.ts's STAGE_NODES
- * (a test holds the two equal; Decide's name carries the approval threshold). `rollback` adds the second
- * workflow.
- */
-export const STARTER_NODES = {
-  webhook: ['Webhook', 'Settings'],
-  validate: ['Validate', 'Valid?', 'Notify validation error', 'Stop: alert rejected'],
-  enrich: ['Enrich', 'Check identity', 'Identity ok?'],
-  'case-lookup': ['Case lookup', 'Select case action'],
-  // Decide asks for approval at the threshold (the guide's stage 5, the checker's decide stage): Request
-  // approval comes with the two routers between Decide and it, whose other outputs lead to Idempotency's.
-  decide: [
-    'Decide (confidence >= 80)',
-    'Below threshold',
-    'Build record',
-    'Record',
-    'Duplicate delivery?',
-    'Case exists?',
-    'Request approval',
-  ],
-  approve: ['Wait for approval', 'Read decision', 'Approved?', 'No action'],
-  block: ['Block', 'Check block', 'Verify block', 'Check verification'],
-  record: ['Case written?', 'Done'],
-  idempotency: ['Keep first outcome', 'Blocklist lookup', 'Check earlier block', 'Blocked by this event?'],
-  'connector-failure': [
-    'Connector failure?',
-    'Stop: case write failed',
-    'Notify owner',
-    'Health',
-    'Healthy?',
-    'Polls left?',
-    'Wait 2 s',
-    'Stop: connector not recovered',
-    'Add record_retry',
-  ],
-  rollback: [],
-} as const satisfies Record<StageName, readonly string[]>;
+/** The response workflow's nodes by the stage that adds them, for every stage the checker has. */
+const STARTER_NODES: Record<StageName, readonly string[]> = STAGE_NODES;
 
 /** LAB_STARTERS: the lab lets trainees add starters (`on`, the default) or refuses them (`off`). */
 export const STARTERS_VALUES = ['on', 'off'] as const;

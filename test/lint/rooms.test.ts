@@ -19,7 +19,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The trainer's class tools: the class report and the live class board. */
   classroom: ['service-kit', 'harness'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
-  n8n: ['harness'],
+  n8n: ['harness', 'workflow'],
   /** What the matrix and the checker run against: the reference in TypeScript, its host, n8n, their flags. */
   targets: ['harness', 'workflow'],
   /**

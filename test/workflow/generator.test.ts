@@ -16,8 +16,9 @@ import {
   noOp,
 } from '../../app/workflow/n8n/build.js';
 import { codeNodeSource } from '../../app/workflow/n8n/js-source.js';
-import { DECIDE, responseNodes, responseWorkflow } from '../../app/workflow/n8n/response.js';
+import { responseNodes, responseWorkflow } from '../../app/workflow/n8n/response.js';
 import { rollbackWorkflow } from '../../app/workflow/n8n/rollback.js';
+import { DECIDE } from '../../app/workflow/n8n/stage-nodes.js';
 import type { N8nWorkflow } from './checks.js';
 import { mismatches, SCENARIOS } from './scenarios.js';
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../../app/api/config.js';
 import { REFERENCE_NODES, ROLLBACK_NODES } from '../../app/targets/reference-workflow.js';
 import { APPROVAL_THRESHOLD, DEFAULT_MOCK_API_URL } from '../../app/workflow/constants.js';
 import { belowThresholdOutcome, buildRollbackRecord } from '../../app/workflow/decisions.js';
-import { DECIDE } from '../../app/workflow/n8n/response.js';
+import { DECIDE } from '../../app/workflow/n8n/stage-nodes.js';
 import { loadJson, type N8nWorkflow, WORKFLOW_DIR } from './checks.js';
 import { mismatches, recorded, runN8n, runReference, SCENARIOS } from './scenarios.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DECIDE } from '../../app/workflow/n8n/response.js';
+import { DECIDE } from '../../app/workflow/n8n/stage-nodes.js';
 import { WORKFLOW_FILES } from '../../app/workflow/n8n/workflows.js';
 import { makeTestApp } from '../helpers/test-app.js';
 import {

@@ -7,46 +7,11 @@
  */
 
 import { buildWorkflow, type N8nExport, type NodeSpec, nodeReferences } from './build.js';
-import { DECIDE, responseNodes } from './response.js';
+import { responseNodes } from './response.js';
 import { rollbackNodes } from './rollback.js';
+import { STAGE_NODES } from './stage-nodes.js';
 
-/**
- * The response workflow's nodes by the stage that adds them (the stage checker's stage names, in its
- * order; a test holds them equal to STAGE_NAMES). `rollback` adds the second workflow.
- */
-export const STAGE_NODES = {
-  webhook: ['Webhook', 'Settings'],
-  validate: ['Validate', 'Valid?', 'Notify validation error', 'Stop: alert rejected'],
-  enrich: ['Enrich', 'Check identity', 'Identity ok?'],
-  'case-lookup': ['Case lookup', 'Select case action'],
-  // Decide asks for approval at the threshold (the guide's stage 5, the checker's decide stage): Request
-  // approval comes with the two routers between Decide and it, whose other outputs lead to Idempotency's.
-  decide: [
-    DECIDE,
-    'Below threshold',
-    'Build record',
-    'Record',
-    'Duplicate delivery?',
-    'Case exists?',
-    'Request approval',
-  ],
-  approve: ['Wait for approval', 'Read decision', 'Approved?', 'No action'],
-  block: ['Block', 'Check block', 'Verify block', 'Check verification'],
-  record: ['Case written?', 'Done'],
-  idempotency: ['Keep first outcome', 'Blocklist lookup', 'Check earlier block', 'Blocked by this event?'],
-  'connector-failure': [
-    'Connector failure?',
-    'Stop: case write failed',
-    'Notify owner',
-    'Health',
-    'Healthy?',
-    'Polls left?',
-    'Wait 2 s',
-    'Stop: connector not recovered',
-    'Add record_retry',
-  ],
-  rollback: [],
-} as const satisfies Record<string, readonly string[]>;
+export { STAGE_NODES };
 
 export type TraineeStage = keyof typeof STAGE_NODES;
 export const TRAINEE_STAGES = Object.keys(STAGE_NODES) as TraineeStage[];

@@ -31,6 +31,7 @@ import {
   wait,
   webhook,
 } from './build.js';
+import { DECIDE, WAIT_POLL } from './stage-nodes.js';
 
 export const RESPONSE_ID = 'SuspLoginResp001';
 
@@ -38,8 +39,6 @@ export const RESPONSE_ID = 'SuspLoginResp001';
 const ALERT = "$('Validate').first().json.alert";
 const SETTING = "$('Settings').first().json";
 
-export const DECIDE = `Decide (confidence >= ${APPROVAL_THRESHOLD})`;
-const WAIT_POLL = `Wait ${HEALTH_POLL_INTERVAL_SECONDS} s`;
 const POLLS = `at most ${HEALTH_POLL_TRIES} polls, ${HEALTH_POLL_INTERVAL_SECONDS} s apart`;
 
 const approvalBody = [
