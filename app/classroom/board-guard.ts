@@ -7,7 +7,6 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { html } from 'hono/html';
 import {
   LOOPBACK_NAMES,
   refuse,
@@ -16,6 +15,7 @@ import {
   secureAnswer,
   sessionGate,
 } from '../service-kit/browser-guard.js';
+import { SIGN_IN_CSS, signInPage } from '../service-kit/sign-in-page.js';
 import { LOGIN_JS } from './board-client.js';
 
 export const BOARD_SESSION_COOKIE = 'class_board_session';
@@ -67,43 +67,14 @@ export class BoardSessions {
   }
 }
 
-export function renderBoardLogin(failed: boolean) {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>SOAR lab class board: sign in</title>
-<link rel="stylesheet" href="/login.css">
-<script src="/login.js" defer></script>
-</head>
-<body class="login">
-<main class="login-card">
-  <h1>SOAR lab class board</h1>
-  <p>The class board asks for its secret: open the sign-in link make class-board printed, or type the secret (CLASS_BOARD_SECRET in labs/class-board.env).</p>
-  <form id="login" method="post" action="/login">
-    <label for="secret">Board secret</label>
-    <input id="secret" name="secret" type="password" autocomplete="current-password" required autofocus>
-    <button type="submit">Sign in</button>
-  </form>
-  <p id="login-status" class="login-status" aria-live="polite"></p>
-  ${failed ? html`<p class="login-error" role="alert">That is not the board's secret.</p>` : ''}
-</main>
-</body>
-</html>`;
-}
-
-const LOGIN_CSS = `body.login { margin: 0; min-height: 100vh; display: grid; place-items: center;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #16213a; color: #1c2430; }
-.login-card { background: #fff; border-radius: 12px; padding: 28px 32px; width: min(400px, 90vw); }
-.login-card h1 { font-size: 20px; margin: 0 0 8px; }
-.login-card p { color: #65738a; margin: 0 0 16px; }
-.login-card label { display: block; font-weight: 600; margin-bottom: 6px; }
-.login-card input { box-sizing: border-box; width: 100%; font: inherit; padding: 8px 10px; border: 1px solid #c5cedc; border-radius: 6px; }
-.login-card button { margin-top: 14px; width: 100%; font: inherit; padding: 8px; border: 0; border-radius: 6px; background: #2457c5; color: #fff; }
-.login-status:empty { display: none; }
-.login-error { color: #b4232c !important; font-weight: 600; margin: 14px 0 0 !important; }
-`;
+/** The board's sign-in page: app/service-kit/sign-in-page.ts in the board's words. */
+export const renderBoardLogin = signInPage({
+  app: 'SOAR lab class board',
+  intro:
+    'The class board asks for its secret: open the sign-in link make class-board printed, or type the secret (CLASS_BOARD_SECRET in labs/class-board.env).',
+  label: 'Board secret',
+  wrong: "That is not the board's secret.",
+});
 
 export interface BoardGuardOptions {
   /** Host names served besides 127.0.0.1, [::1] and localhost: the address it is published on. */
@@ -121,7 +92,7 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     ttlSeconds: BOARD_SESSION_TTL_SECONDS,
     form: 'sign-in form',
     required: 'Sign in with the board secret first (/login).',
-    css: LOGIN_CSS,
+    css: SIGN_IN_CSS,
     script: () => LOGIN_JS,
     page: renderBoardLogin,
     open: ['/health'],

@@ -14,8 +14,9 @@ import {
   secureAnswer,
   sessionGate,
 } from '../service-kit/browser-guard.js';
+import { SIGN_IN_CSS } from '../service-kit/sign-in-page.js';
 import { clientScript } from './assets.js';
-import { LOGIN_CSS, renderLogin } from './login-page.js';
+import { renderLogin } from './login-page.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Sessions } from './session.js';
 
 export interface GuardOptions {
@@ -33,7 +34,7 @@ export function guard(options: GuardOptions): MiddlewareHandler {
     ttlSeconds: SESSION_TTL_SECONDS,
     form: 'login form',
     required: 'Sign in with the lab secret first (/login).',
-    css: LOGIN_CSS,
+    css: SIGN_IN_CSS,
     script: () => clientScript('login'),
     page: renderLogin,
   };
