@@ -8,11 +8,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import {
+  browserGuard,
   LOOPBACK_NAMES,
   refuse,
-  refuseForeign,
   type SignIn,
-  secureAnswer,
   sessionGate,
 } from '../service-kit/browser-guard.js';
 import { SIGN_IN_CSS, signInPage } from '../service-kit/sign-in-page.js';
@@ -97,17 +96,9 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     page: renderBoardLogin,
     open: ['/health'],
   };
-  return async function classBoardGuard(c, next) {
-    await guarded(c, next);
-    secureAnswer(c);
-  };
+  return browserGuard(names, 'class board', guarded);
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
-    const foreign = refuseForeign(c, names, 'class board');
-    if (foreign) {
-      c.res = foreign;
-      return;
-    }
     const method = c.req.method;
     const login = c.req.path === '/login';
     if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && login && signIn !== undefined)) {

@@ -7,11 +7,10 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import {
+  browserGuard,
   LOOPBACK_NAMES,
   refuse,
-  refuseForeign,
   type SignIn,
-  secureAnswer,
   sessionGate,
 } from '../service-kit/browser-guard.js';
 import { SIGN_IN_CSS } from '../service-kit/sign-in-page.js';
@@ -38,17 +37,9 @@ export function guard(options: GuardOptions): MiddlewareHandler {
     script: () => clientScript('login'),
     page: renderLogin,
   };
-  return async function consoleGuard(c, next) {
-    await guarded(c, next);
-    secureAnswer(c);
-  };
+  return browserGuard(names, 'console', guarded);
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
-    const foreign = refuseForeign(c, names, 'console');
-    if (foreign) {
-      c.res = foreign;
-      return;
-    }
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       c.res = refuse(c, 405, 'method_not_allowed', 'Only GET and POST; no CORS.');

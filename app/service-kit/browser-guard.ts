@@ -6,7 +6,7 @@
  * sent, must be the app's own; a strict CSP on every answer. With a secret, nothing but the sign-in page,
  * its script and style is served without a session, and the secret reaches the app only in the form's body.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { hostName } from './host-header.js';
 
@@ -81,6 +81,23 @@ export function refuseForeign(c: Context, names: ReadonlySet<string>, app: strin
     return refuse(c, 403, 'origin_not_allowed', 'Requests from another origin are refused.');
   }
   return undefined;
+}
+
+/**
+ * A browser app's guard around its own rules (`inner`): a request from elsewhere refused first
+ * (refuseForeign), and every answer, refusals included, secured (secureAnswer).
+ */
+export function browserGuard(
+  names: ReadonlySet<string>,
+  app: string,
+  inner: (c: Context, next: Next) => Promise<void>,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const foreign = refuseForeign(c, names, app);
+    if (foreign) c.res = foreign;
+    else await inner(c, next);
+    secureAnswer(c);
+  };
 }
 
 /** Sessions a secret opens: the app decides how they are kept. */
