@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoardSessions } from '../../app/classroom/board-guard.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import {
   type ClassOnDisk,
   classOnDisk,
@@ -21,7 +22,6 @@ import {
 } from './board-fixture.js';
 import { checkReport, ENRICH_HINT } from './class-fixture.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS;
 const SECRET = 'a1b2c3d4e5f6a7b8c9d0e1f2';
 const LIVE_WITHIN_MS = 5_000;
@@ -55,9 +55,9 @@ beforeAll(async () => {
   board = await serveBoard(on);
   guarded = await serveBoard(on, { sessions: new BoardSessions(SECRET) });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [...CHROMIUM_FLAGS],
   });
   live = await browser.newContext({ viewport: { width: 1500, height: 700 } });
   still = await browser.newContext({ javaScriptEnabled: false });

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, ENRICH_HINT } from './class-fixture.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS;
 
 let dir: string;
@@ -28,15 +28,9 @@ beforeAll(async () => {
   expect((await proc.exited).code).toBe(0);
   writeFileSync(join(dir, 'class.html'), proc.stdout());
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
   const context = await browser.newContext({
     javaScriptEnabled: false,

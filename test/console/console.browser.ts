@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { type ConsoleLab, startConsoleLab } from './harness.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS;
 const IP = '203.0.113.66';
 
@@ -41,17 +41,11 @@ beforeAll(async () => {
   const port = new URL(lab.consoleUrl).port;
   profile = mkdtempSync(join(tmpdir(), 'soar-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1280, height: 900 },
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_FLAGS,
       // DNS rebinding, simulated: this name resolves to the console's loopback address.
       '--host-resolver-rules=MAP rebound.test 127.0.0.1',
     ],

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { type ServiceProcess, spawnNode, startService } from '../helpers/service-process.js';
 
 export interface ConsoleLab {
@@ -84,19 +85,10 @@ export interface Browser {
 export async function openChromium(args: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'soar-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...args,
-    ],
+    args: [...CHROMIUM_FLAGS, ...args],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

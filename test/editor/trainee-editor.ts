@@ -20,6 +20,7 @@ import { type Browser, chromium, type Page, type Request } from 'playwright-core
 import { z } from 'zod';
 import { webhookUrl } from '../../app/harness/webhook-path.js';
 import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { assertNoAi, settingsPages, visibleAiMarkers } from './ai-markers.js';
 import { type ConnectorExample, connectorShots, readExample } from './connector-example.js';
 import {
@@ -115,7 +116,7 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
     example: connector,
     email,
     password,
-    chromium: env.CHROMIUM || '/usr/bin/chromium',
+    chromium: env.CHROMIUM || CHROMIUM_PATH,
   };
 }
 
@@ -345,12 +346,7 @@ async function main(): Promise<void> {
     browser = await chromium.launch({
       executablePath: o.chromium,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
+      args: [...CHROMIUM_FLAGS],
     });
     await run(o, browser);
   } catch (err) {
