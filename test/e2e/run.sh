@@ -73,24 +73,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  "$SYSTEM_NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
-}
+# shellcheck source=../lib/host-suite.sh
+. test/lib/host-suite.sh
 
 # --- mock API -----------------------------------------------------------------------------------
 API_URL="${E2E_API_URL:-}"
 if [ -z "$API_URL" ]; then
   "$SYSTEM_NODE" dist/app/api/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
   API_PID=$!
+  API_URL=$(mock_api_address "$WORK/api.log" "$API_PID") ||
+    { cat "$WORK/api.log" >&2; log "mock API exited or did not print its address"; exit 2; }
 fi
-for _ in $(seq 1 100); do
-  [ -n "$API_URL" ] && break
-  API_URL="$(grep -o -m1 'listening on http://[0-9.:]*' "$WORK/api.log" 2>/dev/null | sed 's/listening on //' || true)"
-  [ -n "$API_URL" ] && break
-  kill -0 "$API_PID" 2>/dev/null || { cat "$WORK/api.log" >&2; log "mock API exited"; exit 2; }
-  sleep 0.1
-done
-[ -n "$API_URL" ] || { log "mock API did not print its address"; exit 2; }
 log "mock API at $API_URL"
 
 # --- n8n ----------------------------------------------------------------------------------------

@@ -62,14 +62,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { "$SYSTEM_NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-passed=0 failed=0
-check() { # check NAME COMMAND...: passes when COMMAND succeeds
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
-has() { grep -qE -- "$2" "$1"; }
-lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
+# shellcheck source=../lib/host-suite.sh
+. test/lib/host-suite.sh
 
 # N8N_DISABLED_MODULES for a run: the lab's, plus (+) or minus (-) a comma list.
 modules() { # modules +|- LIST
@@ -84,13 +78,8 @@ modules() { # modules +|- LIST
 # --- the mock API (for the one run the Executions screenshot shows) ---------------------------------------
 "$SYSTEM_NODE" --import tsx app/api/main.ts --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
 PIDS+=($!)
-API_URL=""
-for _ in $(seq 1 150); do
-  API_URL="$(grep -o -m1 'listening on http://[0-9.:]*' "$WORK/api.log" | sed 's/listening on //' || true)"
-  [ -n "$API_URL" ] && break
-  sleep 0.2
-done
-[ -n "$API_URL" ] || { cat "$WORK/api.log" >&2; echo "test-editor: the mock API did not start" >&2; exit 2; }
+API_URL=$(mock_api_address "$WORK/api.log" "$!") ||
+  { cat "$WORK/api.log" >&2; echo "test-editor: the mock API did not start" >&2; exit 2; }
 
 # --- three n8n: the lab's environment with different N8N_DISABLED_MODULES ---------------------------------
 mapfile -t LAB_ENV < <(npx --no-install tsx test/editor/lab-env.ts compose.yaml)

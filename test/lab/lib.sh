@@ -85,3 +85,26 @@ json_get() { node -e "const r=JSON.parse(require('fs').readFileSync(process.argv
 # The lines a command printed, without make's own closing "make: *** [...] Error N" ("make[N]: ***" when the
 # test itself runs under make, as `make test-lab` does).
 said_lines() { grep -Evc '^make(\[[0-9]+\])?: \*\*\* ' <<<"$1"; }
+
+# refuse_running_lab TAG: one line and exit 1 when a lab of this checkout is running (.env or labs/*.env):
+# the tests never touch a trainer's lab.
+refuse_running_lab() {
+  if [ -e .env ] || [ -n "$(ls labs/*.env 2>/dev/null)" ]; then
+    echo "$1: a lab of this checkout is running (.env or labs/*.env): make down first" >&2
+    exit 1
+  fi
+}
+
+# test_engine_up: the tests' engine, $DOCKER_HOST when it answers, else the private one
+# (LAB_TEST_ENGINE_DIR), with BuildKit. Our private engine keeps its images between runs, and whatever a
+# run that was killed left behind: containers, networks and volumes go (a stale network overlaps the next
+# run's, a stale volume holds an old lab's database); the images stay. An engine not ours is left as it is.
+test_engine_up() {
+  start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
+  require_buildkit
+  if [ -n "$STARTED_ENGINE" ]; then
+    docker ps -aq | xargs -r docker rm -f >/dev/null
+    docker network prune -f >/dev/null
+    docker volume prune -af >/dev/null
+  fi
+}

@@ -77,25 +77,13 @@ cleanup() {
 
 # --- prerequisites -------------------------------------------------------------------------------
 [ -f dist/app/api/main.js ] || { echo "lab-test: dist/app/api/main.js missing: run npm run build first" >&2; exit 1; }
-if [ -e .env ] || [ -n "$(ls labs/*.env 2>/dev/null)" ]; then
-  echo "lab-test: a lab of this checkout is running (.env or labs/*.env): make down first" >&2
-  exit 1
-fi
+refuse_running_lab lab-test
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 # The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
 case " $PARTS " in *" exercise "*) ensure_chromium lab-test ;; esac
-start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
-require_buildkit
-# Our private engine keeps its images between runs, and whatever a run that was killed left behind:
-# containers, networks and volumes go (a stale network overlaps the next run's, a stale volume holds an
-# old lab's database); the images stay. An engine that is not ours is left as it is.
-if [ -n "$STARTED_ENGINE" ]; then
-  docker ps -aq | xargs -r docker rm -f >/dev/null
-  docker network prune -f >/dev/null
-  docker volume prune -af >/dev/null
-fi
+test_engine_up
 
 # --- images ----------------------------------------------------------------------------------------
 log "platform images (test/lab/images/build.sh)"

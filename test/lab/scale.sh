@@ -60,19 +60,10 @@ cleanup() {
 }
 
 [ -f dist/app/api/main.js ] || { echo "class-scale: dist/ missing: run npm run build first" >&2; exit 1; }
-if [ -n "$(ls labs/*.env 2>/dev/null)" ] || [ -e .env ]; then
-  echo "class-scale: a lab of this checkout is running (.env or labs/*.env): make down first" >&2
-  exit 1
-fi
+refuse_running_lab class-scale
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
-require_buildkit
-if [ -n "$STARTED_ENGINE" ]; then
-  docker ps -aq | xargs -r docker rm -f >/dev/null
-  docker network prune -f >/dev/null
-  docker volume prune -af >/dev/null
-fi
+test_engine_up
 log "platform images"
 timeout 3000 bash test/lab/images/build.sh 2>&1 | sed -u 's/^/        /' | tail -n 2
 mock_api_artefacts local/node-min:20 soar-lab/mock-api-artefacts:lab-test

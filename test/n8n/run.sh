@@ -33,25 +33,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { "$SYSTEM_NODE" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-passed=0 failed=0
-check() { # check NAME COMMAND...: passes when COMMAND succeeds
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
-has() { grep -qE -- "$2" "$1"; }
-lines() { [ "$(wc -l <"$1")" -eq "$2" ]; }
+# shellcheck source=../lib/host-suite.sh
+. test/lib/host-suite.sh
 
 # --- the mock API and n8n ------------------------------------------------------------------------------
 "$SYSTEM_NODE" dist/app/api/main.js --host 127.0.0.1 --port 0 >"$WORK/api.log" 2>&1 &
 API_PID=$!
-API_URL=""
-for _ in $(seq 1 100); do
-  API_URL="$(grep -o -m1 'listening on http://[0-9.:]*' "$WORK/api.log" | sed 's/listening on //' || true)"
-  [ -n "$API_URL" ] && break
-  sleep 0.1
-done
-[ -n "$API_URL" ] || { echo "test-n8n: the mock API did not start" >&2; exit 2; }
+API_URL=$(mock_api_address "$WORK/api.log" "$API_PID") || { echo "test-n8n: the mock API did not start" >&2; exit 2; }
 
 PORT="$(free_port)"
 N8N_URL="http://127.0.0.1:$PORT"
