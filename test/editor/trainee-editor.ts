@@ -294,6 +294,17 @@ async function panelShots(page: Page, o: Options, quiet: () => Promise<void>): P
   const panel = page.locator('[data-test-id="ndv"]');
   await panel.getByText('Resume', { exact: true }).waitFor();
   await quiet();
+  // What the editor prints under an expression it will not resolve (a $env one): the guide quotes it.
+  for (let tries = 0; tries < 10; tries += 1) {
+    // n8n writes the hint with no-break spaces.
+    const text = (await panel.innerText()).replace(/\u00a0/g, ' ');
+    const unresolved = /\[ERROR: [^\]\n]*\]/.exec(text)?.[0];
+    if (unresolved) {
+      say(`Wait node in the editor: ${unresolved}`);
+      break;
+    }
+    await page.waitForTimeout(500);
+  }
   await shoot(page, o.shots, 'editor-wait-node.png');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'hidden' });

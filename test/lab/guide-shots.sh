@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # The trainee guide's editor screenshots, written by this test from the lab's own editor (part of
 # test/lab/run.sh, on the fresh exercise lab before the trainee starts): in Chromium, the reference
-# workflow pasted onto an empty lab's overview, named as the guide says, saved and published with the
-# editor's controls; one alert for the Executions tab; the guide's Connector failure stage
+# workflow (its Wait node's Amount the guide's own) pasted onto an empty lab's overview, named as the
+# guide says, saved and published with the editor's controls; one alert for the Executions tab; the guide's Connector failure stage
 # (test/editor/connector-failure.json) for Record's error output and the retry loop. The images go to
 # LAB_GUIDE_SHOTS (default docs/img, the guide's own); then both workflows are unpublished and deleted
 # through n8n's API and `make reset` stops the alert's run, so the trainee starts on an empty lab.
@@ -16,10 +16,45 @@ GUIDE_NAME='Suspicious Login Response'
 n8n_api() { in_ns curl -fsS -X "$1" "$EDITOR/api/v1$2" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)"; }
 lab_workflow_ids() { n8n_api GET /workflows | node -e 'JSON.parse(require("fs").readFileSync(0,"utf8")).data.forEach((w)=>console.log(w.id))'; }
 
+# guide_amount: the Amount the guide gives the Wait node (its row for Wait for approval), `{{ ... }}`.
+guide_amount() {
+  # shellcheck disable=SC2016 # the backticks are Markdown's, matched as text
+  grep -m1 '^| \*\*Wait for approval\*\*' docs/trainee-guide.md | grep -o '\*Amount\* `{{[^`]*}}`' |
+    sed 's/^\*Amount\* .//; s/.$//'
+}
+
+# guide_workflow OUT: the reference as the screenshots show it, its Wait for approval with the guide's own
+# Amount (the guide builds the time limit from $env, without the reference's Settings node).
+guide_workflow() {
+  local amount
+  amount=$(guide_amount)
+  [ -n "$amount" ] || { echo "docs/trainee-guide.md gives Wait for approval no *Amount* \`{{ ... }}\`"; return 1; }
+  node -e '
+    const fs = require("fs");
+    const w = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const wait = w.nodes.find((n) => n.name === "Wait for approval");
+    if (!wait || !("resumeAmount" in wait.parameters)) {
+      console.log("the reference has no Wait for approval with an Amount");
+      process.exit(1);
+    }
+    wait.parameters.resumeAmount = "=" + process.argv[2];
+    fs.writeFileSync(process.argv[3], JSON.stringify(w, null, 2));
+  ' docker/workflows/suspicious-login-response.json "$amount" "$1"
+}
+
+# editor_unresolved: what the editor showed under the Wait node's Amount, `[ERROR: ...]`, as the driver
+# said it; guide_quotes_editor: the guide says the same, word for word (its lines joined).
+editor_unresolved() { sed -n 's/^Wait node in the editor: //p' "$WORK/guide-shots.log"; }
+guide_quotes_editor() {
+  local said
+  said=$(editor_unresolved)
+  [ -n "$said" ] && tr '\n' ' ' <docs/trainee-guide.md | tr -s ' ' | grep -qF "*$said*"
+}
+
 guide_editor() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
     FAILURE_SHOT="$WORK/guide-shots-failure.png" in_ns timeout 600 npx tsx test/editor/trainee-editor.ts \
-    --n8n "$EDITOR" --workflow docker/workflows/suspicious-login-response.json --name "$GUIDE_NAME" \
+    --n8n "$EDITOR" --workflow "$WORK/guide-workflow.json" --name "$GUIDE_NAME" \
     --shots "$1" --alert test/editor/alert.json --example test/editor/connector-failure.json >"$WORK/guide-shots.log" 2>&1 ||
     { tail -n 5 "$WORK/guide-shots.log"; return 1; }
 }
@@ -40,10 +75,14 @@ exercise_guide_shots() {
   touch "$since"
   sleep 1 # a file written in this run is newer by at least a second
   check "the lab's editor is empty (the overview a trainee first meets)" test -z "$(lab_workflow_ids)"
+  check "the reference for the screenshots, its Wait node with the guide's Amount ($(guide_amount))" \
+    guide_workflow "$WORK/guide-workflow.json"
   check "the guide's screenshots from the lab's editor: the reference pasted, named \"$GUIDE_NAME\", saved and published; one alert; the Connector failure example ($(basename "$shots"))" \
     guide_editor "$shots"
   check "... the editor's pages written, 1280x800: ${EDITOR_PAGES[*]}" editor_pages_ok "$shots"
   check "... the crops of the Connector failure example: ${EDITOR_CROPS[*]}" editor_crops_ok "$shots"
+  check "the guide quotes what the editor shows under the Wait node's \$env Amount ($(editor_unresolved))" \
+    guide_quotes_editor
   check "every editor screenshot the trainee guide shows was written by this run ($(guide_editor_images docs/trainee-guide.md | wc -l))" \
     guide_shots_written docs/trainee-guide.md "$shots" "$since"
   check "the pass's workflows unpublished and deleted, its run stopped by make reset: the editor is empty again" guide_workflows_gone
