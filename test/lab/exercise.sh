@@ -9,6 +9,9 @@ EDITOR=http://127.0.0.1:5678
 ENV_FILE=$ROOT/.env
 WEBHOOK=$EDITOR/webhook/suspicious-login
 
+# n8n_api METHOD PATH: n8n's public API with the lab's key, from the engine's namespace; the body out.
+n8n_api() { in_ns curl -fsS -X "$1" "$EDITOR/api/v1$2" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)"; }
+
 # trainee STEP: the scripted trainee builds up to STEP (validate, enrich, all) and publishes.
 trainee() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
@@ -88,7 +91,7 @@ exercise_up() {
 exercise_build() {
   log "the exercise, as a trainee does it: nothing published, then three steps"
   local out rc=0 workflows
-  workflows=$(in_ns curl -s "$EDITOR/api/v1/workflows" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)")
+  workflows=$(n8n_api GET /workflows)
   check "a fresh exercise lab has no workflow in the editor" grep -q '"data":\[\]' <<<"$workflows"
   check "... and the webhook path answers 404" test "$(http_code POST "$WEBHOOK" '{}')" = 404
   check_stage webhook && rc=0 || rc=$?

@@ -2,18 +2,17 @@
 # The trainee guide's editor screenshots, written by this test from the lab's own editor (part of
 # test/lab/run.sh, on the fresh exercise lab before the trainee starts): in Chromium, the reference
 # workflow (its Wait node's Amount the guide's own) pasted onto an empty lab's overview, named as the
-# guide says, saved and published with the editor's controls; one alert for the Executions tab; the guide's Connector failure stage
-# (test/editor/connector-failure.json) for Record's error output and the retry loop. The images go to
-# LAB_GUIDE_SHOTS (default docs/img, the guide's own); then both workflows are unpublished and deleted
-# through n8n's API and `make reset` stops the alert's run, so the trainee starts on an empty lab.
+# guide says, saved and published with the editor's controls; one alert for the Executions tab; the
+# guide's Connector failure stage (test/editor/connector-failure.json) for Record's error output and the
+# retry loop. The images go to LAB_GUIDE_SHOTS (default docs/img, the guide's own); then both workflows
+# are unpublished and deleted through n8n's API and `make reset` stops the alert's run, so the trainee
+# starts on an empty lab.
 
 # shellcheck source=../editor/shots.sh
 . test/editor/shots.sh
 
 GUIDE_NAME='Suspicious Login Response'
 
-# n8n_api METHOD PATH: n8n's public API with the lab's key, from the engine's namespace; the body out.
-n8n_api() { in_ns curl -fsS -X "$1" "$EDITOR/api/v1$2" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)"; }
 lab_workflow_ids() { n8n_api GET /workflows | node -e 'JSON.parse(require("fs").readFileSync(0,"utf8")).data.forEach((w)=>console.log(w.id))'; }
 
 # guide_amount: the Amount the guide gives the Wait node (its row for Wait for approval), `{{ ... }}`.
