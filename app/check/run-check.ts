@@ -155,6 +155,7 @@ function stoppedResult(scenario: Scenario, stopped: Stopped): ExpectationResult 
     hint: stopped.message,
     detail: 'answered 404',
     at: new Date().toISOString(),
+    run: null,
   };
 }
 

@@ -153,6 +153,7 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
       hint: outcome.status === 'pass' ? null : (outcome.hint ?? null),
       detail: outcome.status === 'pass' ? null : (outcome.detail ?? null),
       at,
+      run: null,
     };
   });
 }

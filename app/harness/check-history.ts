@@ -8,7 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { type CheckReport, type StageName, StageNameSchema, type StageResult } from './check-report.js';
+import {
+  type CheckReport,
+  type RunPointer,
+  type StageName,
+  StageNameSchema,
+  type StageResult,
+} from './check-report.js';
 
 export const HISTORY_FILE = 'check-history.jsonl';
 /** Checks kept per lab: a long teaching day is a few dozen; the oldest go first. */
@@ -28,6 +34,9 @@ export const HistoryLineSchema = z.object({
   /** The first failed stage and its first hint (or the one line of a check that stopped). */
   first_failed: StageNameSchema.nullable(),
   first_hint: z.string().nullable(),
+  /** The node the first failure points at, and the editor's address of its run (older lines lack them). */
+  first_node: z.string().nullable().default(null),
+  first_run_url: z.string().nullable().default(null),
   /** The check stopped early: nothing listened on a webhook path. */
   stopped: z.boolean(),
 });
@@ -42,12 +51,16 @@ export function stageVerdictOf(stage: StageResult): JudgedVerdict {
 
 /** The first failed stage of a check in stage order and its first failed expectation's hint; a check that
  * stopped says its one line instead. */
-export function firstFailure(report: CheckReport): { stage: StageName; hint: string | null } | null {
+export function firstFailure(
+  report: CheckReport,
+): { stage: StageName; hint: string | null; run: RunPointer | null } | null {
   const stage = report.stages.find((s) => s.status === 'fail')?.stage;
-  if (report.stopped !== null) return { stage: stage ?? report.stopped.stage, hint: report.stopped.message };
+  if (report.stopped !== null) {
+    return { stage: stage ?? report.stopped.stage, hint: report.stopped.message, run: null };
+  }
   if (stage === undefined) return null;
   const failed = report.results.find((r) => r.stage === stage && r.status === 'fail');
-  return { stage, hint: failed?.hint ?? null };
+  return { stage, hint: failed?.hint ?? null, run: failed?.run ?? null };
 }
 
 export function historyLineOf(report: CheckReport): HistoryLine {
@@ -59,6 +72,8 @@ export function historyLineOf(report: CheckReport): HistoryLine {
     stages: Object.fromEntries(report.stages.map((s) => [s.stage, stageVerdictOf(s)])),
     first_failed: failure?.stage ?? null,
     first_hint: failure?.hint ?? null,
+    first_node: failure?.run?.node ?? null,
+    first_run_url: failure?.run?.url ?? null,
     stopped: report.stopped !== null,
   };
 }

@@ -28,6 +28,27 @@ export type StageName = z.infer<typeof StageNameSchema>;
 export const ExpectationStatusSchema = z.enum(['pass', 'fail', 'unjudged']);
 export type ExpectationStatus = z.infer<typeof ExpectationStatusSchema>;
 
+/**
+ * The n8n run a stimulus caused, and where in it the expectation went wrong: what a FAIL or UNJUDGED line
+ * points at so that the trainee opens that very run in the editor. `execution_id` and `url` are null when
+ * nothing ran for the stimulus (then `why` says so); `node` is null when no one node is to blame.
+ */
+export const RunPointerSchema = z.object({
+  /** n8n's execution id, when n8n ran something for the stimulus. */
+  execution_id: z.string().nullable(),
+  /** The editor's address of that run: `<editor>/workflow/<workflow id>/executions/<execution id>`. */
+  url: z.string().nullable(),
+  /** n8n's status of the run: success, error, waiting, running, canceled, crashed, new; null when none. */
+  status: z.string().nullable(),
+  /** The node where it went wrong: the node that errored, the last node that ran where a later one was
+   * needed, or the first node whose output lacks what the expectation needed. */
+  node: z.string().nullable(),
+  /** One line in the trainee's terms: "Record errored: ...", "nothing after Validate ran",
+   * "Enrich's output has no risk_score", "nothing ran: is the workflow published, ...". */
+  why: z.string(),
+});
+export type RunPointer = z.infer<typeof RunPointerSchema>;
+
 export const ExpectationResultSchema = z.object({
   stage: StageNameSchema,
   /** The stimulus that was sent, e.g. "alert without source_ip". */
@@ -41,6 +62,9 @@ export const ExpectationResultSchema = z.object({
   detail: z.string().nullable(),
   /** When the expectation was judged (ISO 8601). */
   at: z.iso.datetime(),
+  /** The run this verdict is about, on FAIL and UNJUDGED when the checker could look (older reports lack
+   * the field; a pass carries none). */
+  run: RunPointerSchema.nullable().default(null),
 });
 export type ExpectationResult = z.infer<typeof ExpectationResultSchema>;
 

@@ -34,6 +34,8 @@ const line = (n: number): HistoryLine => ({
   at: new Date(Date.UTC(2026, 10, 24, 9, 0, n)).toISOString(),
   requested: 'webhook',
   passed: true,
+  first_node: null,
+  first_run_url: null,
   stages: { webhook: 'pass' },
   first_failed: null,
   first_hint: null,
