@@ -61,6 +61,8 @@ describe('a history line', () => {
       },
       first_failed: 'enrich',
       first_hint: ENRICH_HINT,
+      first_node: null,
+      first_run_url: null,
       stopped: false,
     });
   });
