@@ -3,7 +3,7 @@
  * (app/service-kit/browser-guard.ts: Host, Sec-Fetch-Site, Origin, CSP, the sign-in with the board's
  * secret), then the board's own: it only reads, so GET and HEAD, and POST for the sign-in form; no CORS.
  * With a secret (a board published beyond loopback), nothing but the sign-in page, its script and style,
- * and /health is served without a session.
+ * and /health is served without a session, and a session holds only from the address that signed in.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -14,19 +14,22 @@ import {
   type SignIn,
   sessionGate,
 } from '../service-kit/browser-guard.js';
+import { peerAddress } from '../service-kit/client-address.js';
 import { SIGN_IN_CSS, signInPage } from '../service-kit/sign-in-page.js';
 import { LOGIN_JS } from './board-client.js';
 
-export const BOARD_SESSION_COOKIE = 'class_board_session';
+/** The board's own name on the host its labs share: no lab's console reads or overwrites it. */
+export const BOARD_SESSION_COOKIE = 'soar_class_board';
 /** A teaching day. */
 export const BOARD_SESSION_TTL_SECONDS = 12 * 60 * 60;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 /**
- * Sessions without server state: the cookie is its expiry and an HMAC of it under a key derived from the
- * secret, so a board started again (board.sh restarts it when a lab's reports volume comes or goes) keeps
- * its signed-in tabs, and a new secret ends them all.
+ * Sessions without server state: the cookie is its expiry and an HMAC of it and the client address that
+ * signed in, under a key derived from the secret, so a board started again (board.sh restarts it when a
+ * lab's reports volume comes or goes) keeps its signed-in tabs, a new secret ends them all, and the
+ * cookie replayed from another address is no session.
  */
 export class BoardSessions {
   readonly #digest: Buffer;
@@ -39,8 +42,8 @@ export class BoardSessions {
     this.#now = now;
   }
 
-  #mac(expires: string): Buffer {
-    return createHmac('sha256', this.#key).update(expires).digest();
+  #mac(expires: string, client: string): Buffer {
+    return createHmac('sha256', this.#key).update(`${expires} ${client}`).digest();
   }
 
   /** Constant time whatever the length given: both sides are hashed to 32 bytes first. */
@@ -48,19 +51,19 @@ export class BoardSessions {
     return timingSafeEqual(sha256(given), this.#digest);
   }
 
-  open(): string {
+  open(client: string): string {
     const expires = String(Math.floor(this.#now() / 1000) + BOARD_SESSION_TTL_SECONDS);
-    return `${expires}.${this.#mac(expires).toString('base64url')}`;
+    return `${expires}.${this.#mac(expires, client).toString('base64url')}`;
   }
 
-  valid(cookie: string | undefined): boolean {
+  valid(cookie: string | undefined, client: string): boolean {
     const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(cookie ?? '');
     if (match === null) return false;
     const [, expires = '', mac = ''] = match;
     const given = Buffer.from(mac, 'base64url');
     return (
       given.length === 32 &&
-      timingSafeEqual(given, this.#mac(expires)) &&
+      timingSafeEqual(given, this.#mac(expires, client)) &&
       Number(expires) * 1000 > this.#now()
     );
   }
@@ -89,6 +92,9 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     sessions,
     cookie: BOARD_SESSION_COOKIE,
     ttlSeconds: BOARD_SESSION_TTL_SECONDS,
+    // The board is published on the classroom network directly (board.sh), never behind a proxy.
+    secure: false,
+    client: peerAddress,
     form: 'sign-in form',
     required: 'Sign in with the board secret first (/login).',
     css: SIGN_IN_CSS,

@@ -3,8 +3,10 @@ import { WebhookPathSchema } from '../harness/webhook-path.js';
 import { DEFAULT_WORKFLOWS_DIR } from '../n8n/solution.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
+import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
+import { type SessionSettings, sessionCookieName } from './session.js';
 
 const port = z.coerce.number().int('must be a whole number').min(0).max(65535);
 const httpUrl = z
@@ -17,50 +19,65 @@ const list = z.string().transform((s) =>
     .filter(Boolean),
 );
 
-export const ConsoleConfigSchema = z.object({
-  host: z.string().min(1).default('127.0.0.1'),
-  port: port.default(8088),
-  /** The mock API over TCP (make run, make e2e set-ups). Ignored when mockApiSocket is set. */
-  mockApiUrl: httpUrl.default('http://127.0.0.1:8081'),
-  /** The mock API's Unix socket (the compose lab: the console has no network path to the mock API). */
-  mockApiSocket: z.string().startsWith('/', 'must be an absolute path').optional(),
-  /** Where the console itself reaches the workflow platform (compose: http://n8n:5678). */
-  n8nUrl: httpUrl.default('http://127.0.0.1:5678'),
-  /**
-   * The workflow platform's public origin, the one its resume URLs carry (compose: http://127.0.0.1:5678).
-   * Only resume URLs on this origin are posted to, rewritten onto n8nUrl. Defaults to n8nUrl.
-   */
-  n8nPublicUrl: httpUrl.optional(),
-  /** n8n's public-API key: Reset then stops the unfinished workflow runs first (the compose lab). */
-  n8nApiKey: z.string().min(1).optional(),
-  /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
-  allowedHosts: list.default([]),
-  /** The stage checker's last report, shown when the file exists. */
-  checkReport: z.string().min(1).default('reports/check-last.json'),
-  pollMs: z.coerce.number().int().min(100).max(60_000).default(1000),
-  /** The alert webhook's path the test-alert buttons post to: the same one the stage checker uses. */
-  alertWebhookPath: WebhookPathSchema.default(RESPONSE_WEBHOOK_PATH),
-  /**
-   * The lab's own secret. When set, every page, file, API and event stream needs a session that a login
-   * with it opened (the console is published beyond loopback). Unset: loopback only, no login.
-   */
-  secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
-  /** The stage checker the Check control runs with this Node (the image's dist/app/check/cli.js). */
-  checker: z.string().min(1).default(DEFAULT_CHECKER),
-  /** A check still running after this long is killed. */
-  checkTimeoutSeconds: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600)
-    .default(CHECK_TIMEOUT_MS / 1000),
-  /** The mock API's address as the workflow reaches it: the `servers` entry of the served OpenAPI document. */
-  workflowApiUrl: httpUrl.optional(),
-  /** The Add a starter control (app/n8n/starter.ts, like make starter): off hides and refuses it. */
-  starters: z.enum(STARTERS_VALUES, { error: 'must be on or off' }).default('on'),
-  /** The reference exports a starter is cut from (docker/workflows, mounted as for the tools). */
-  workflowsDir: z.string().min(1).default(DEFAULT_WORKFLOWS_DIR),
-});
+export const ConsoleConfigSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: port.default(8088),
+    /** The mock API over TCP (make run, make e2e set-ups). Ignored when mockApiSocket is set. */
+    mockApiUrl: httpUrl.default('http://127.0.0.1:8081'),
+    /** The mock API's Unix socket (the compose lab: the console has no network path to the mock API). */
+    mockApiSocket: z.string().startsWith('/', 'must be an absolute path').optional(),
+    /** Where the console itself reaches the workflow platform (compose: http://n8n:5678). */
+    n8nUrl: httpUrl.default('http://127.0.0.1:5678'),
+    /**
+     * The workflow platform's public origin, the one its resume URLs carry (compose: http://127.0.0.1:5678).
+     * Only resume URLs on this origin are posted to, rewritten onto n8nUrl. Defaults to n8nUrl.
+     */
+    n8nPublicUrl: httpUrl.optional(),
+    /** n8n's public-API key: Reset then stops the unfinished workflow runs first (the compose lab). */
+    n8nApiKey: z.string().min(1).optional(),
+    /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
+    allowedHosts: list.default([]),
+    /** The stage checker's last report, shown when the file exists. */
+    checkReport: z.string().min(1).default('reports/check-last.json'),
+    pollMs: z.coerce.number().int().min(100).max(60_000).default(1000),
+    /** The alert webhook's path the test-alert buttons post to: the same one the stage checker uses. */
+    alertWebhookPath: WebhookPathSchema.default(RESPONSE_WEBHOOK_PATH),
+    /**
+     * The lab's own secret. When set, every page, file, API and event stream needs a session that a login
+     * with it opened (the console is published beyond loopback). Unset: loopback only, no login.
+     */
+    secret: z.string().min(12, 'must be at least 12 characters').max(512).optional(),
+    /** The stage checker the Check control runs with this Node (the image's dist/app/check/cli.js). */
+    checker: z.string().min(1).default(DEFAULT_CHECKER),
+    /** A check still running after this long is killed. */
+    checkTimeoutSeconds: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .default(CHECK_TIMEOUT_MS / 1000),
+    /** The mock API's address as the workflow reaches it: the `servers` entry of the served OpenAPI document. */
+    workflowApiUrl: httpUrl.optional(),
+    /** The Add a starter control (app/n8n/starter.ts, like make starter): off hides and refuses it. */
+    starters: z.enum(STARTERS_VALUES, { error: 'must be on or off' }).default('on'),
+    /** The reference exports a starter is cut from (docker/workflows, mounted as for the tools). */
+    workflowsDir: z.string().min(1).default(DEFAULT_WORKFLOWS_DIR),
+    /** The lab's name (`default`: the single lab): its session cookie's name is its own. */
+    lab: z
+      .string()
+      .regex(/^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/, 'must be a lab name (lower-case letters, digits and -)')
+      .default('default'),
+    /** The port the console is published on (compose: LAB_CONSOLE_PORT); defaults to the one it listens on. */
+    publishedPort: port.optional(),
+    /** The https:// origin of the TLS proxy in front of the lab (docs/trainer-guide.md), without a port. */
+    publicOrigin: PublicOriginSchema.optional(),
+  })
+  // A console a proxy serves is published: never without the lab's secret.
+  .refine((config) => config.publicOrigin === undefined || config.secret !== undefined, {
+    path: ['publicOrigin'],
+    message: 'needs CONSOLE_SECRET too: a console behind a proxy is published beyond loopback',
+  });
 export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
 
 export const CONSOLE_ENV = {
@@ -81,6 +98,9 @@ export const CONSOLE_ENV = {
   checkTimeoutSeconds: 'CONSOLE_CHECK_TIMEOUT_SECONDS',
   starters: 'LAB_STARTERS',
   workflowsDir: 'LAB_WORKFLOWS_DIR',
+  lab: 'CONSOLE_LAB',
+  publishedPort: 'CONSOLE_PUBLISHED_PORT',
+  publicOrigin: 'LAB_PUBLIC_ORIGIN',
 } as const satisfies Record<keyof ConsoleConfig, string>;
 
 /** Environment over defaults; throws one line naming the variable on a bad value. */
@@ -89,4 +109,13 @@ export function loadConsoleConfig(env: Readonly<Record<string, string | undefine
   const parsed = parseEnvConfig(ConsoleConfigSchema, env, { variables: CONSOLE_ENV, hidden: ['secret'] });
   if (parsed.ok) return parsed.config;
   throw new Error(parsed.error);
+}
+
+/** The sessions' cookie name and public origin, from the lab's name and published port. */
+export function sessionSettings(config: ConsoleConfig): SessionSettings {
+  const port = config.publishedPort ?? config.port;
+  return {
+    cookie: sessionCookieName(config.lab, port),
+    publicOrigin: config.publicOrigin === undefined ? undefined : publicOriginAt(config.publicOrigin, port),
+  };
 }

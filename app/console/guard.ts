@@ -3,7 +3,9 @@
  * Host, Sec-Fetch-Site, Origin, CSP, the sign-in with the lab's secret), then the console's own: a
  * state-changing request must be a JSON POST carrying the page's token; no CORS at all (a preflight gets
  * 405). With a secret, nothing but the login form, its stylesheet and its script (which signs in with a
- * sign-in link's fragment) is served without a session.
+ * sign-in link's fragment) is served without a session, and a session holds only from the address that
+ * signed in. Behind a TLS proxy (the sessions' public origin) the proxy's origin and name are the
+ * console's own too, and the client address is the one the proxy forwards.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import {
@@ -13,10 +15,12 @@ import {
   type SignIn,
   sessionGate,
 } from '../service-kit/browser-guard.js';
+import { forwardedAddress, peerAddress } from '../service-kit/client-address.js';
+import { hostName } from '../service-kit/host-header.js';
 import { SIGN_IN_CSS } from '../service-kit/sign-in-page.js';
 import { clientScript } from './assets.js';
 import { renderLogin } from './login-page.js';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Sessions } from './session.js';
+import { SESSION_TTL_SECONDS, type Sessions } from './session.js';
 
 export interface GuardOptions {
   allowedHosts: readonly string[];
@@ -25,19 +29,23 @@ export interface GuardOptions {
 }
 
 export function guard(options: GuardOptions): MiddlewareHandler {
-  const names = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts]);
   const { sessions } = options;
+  const proxied = sessions?.publicOrigin;
+  const names = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts]);
+  if (proxied !== undefined) names.add(hostName(new URL(proxied).host));
   const signIn: SignIn | undefined = sessions && {
     sessions,
-    cookie: SESSION_COOKIE,
+    cookie: sessions.cookie,
     ttlSeconds: SESSION_TTL_SECONDS,
+    secure: proxied !== undefined,
+    client: proxied === undefined ? peerAddress : forwardedAddress,
     form: 'login form',
     required: 'Sign in with the lab secret first (/login).',
     css: SIGN_IN_CSS,
     script: () => clientScript('login'),
     page: renderLogin,
   };
-  return browserGuard(names, 'console', guarded);
+  return browserGuard(names, 'console', guarded, new Set(proxied === undefined ? [] : [proxied]));
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
     const method = c.req.method;

@@ -7,7 +7,7 @@ import { mockApiClient } from '../harness/mock-api.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';
-import { loadConsoleConfig } from './config.js';
+import { loadConsoleConfig, sessionSettings } from './config.js';
 import { StateFeed } from './feed.js';
 import { Sessions } from './session.js';
 
@@ -51,7 +51,7 @@ function main(): void {
       ? {}
       : { stopRuns: () => stopUnfinishedRuns({ n8nUrl: config.n8nUrl, apiKey }) }),
     token: randomBytes(24).toString('base64url'),
-    sessions: config.secret === undefined ? undefined : new Sessions(config.secret),
+    sessions: config.secret === undefined ? undefined : new Sessions(config.secret, sessionSettings(config)),
     alertWebhookPath: config.alertWebhookPath,
     n8nApiKey: apiKey,
     starters: config.starters,
@@ -60,7 +60,10 @@ function main(): void {
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-    const login = config.secret === undefined ? '' : '; the lab secret is asked for';
+    const proxied = sessionSettings(config).publicOrigin;
+    const login =
+      (config.secret === undefined ? '' : '; the lab secret is asked for') +
+      (proxied === undefined ? '' : `; served to browsers as ${proxied}`);
     process.stdout.write(
       `console listening on http://${host}:${info.port} (mock API: ${api.describe}; test alerts to /webhook/${config.alertWebhookPath}${login})\n`,
     );

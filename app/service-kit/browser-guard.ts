@@ -3,8 +3,9 @@
  * written once; each guard adds its own methods and paths. A browser app on loopback is what DNS
  * rebinding and cross-site requests aim at, so: a Host the app does not serve is refused (rebinding sends
  * the attacker's name); a request from another site is refused unless it opens a page; an Origin, when
- * sent, must be the app's own; a strict CSP on every answer. With a secret, nothing but the sign-in page,
- * its script and style is served without a session, and the secret reaches the app only in the form's body.
+ * sent, must be the app's own (or the TLS proxy's in front of it); a strict CSP on every answer. With a
+ * secret, nothing but the sign-in page, its script and style is served without a session, the secret
+ * reaches the app only in the form's body, and a session holds only from the address that signed in.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -62,9 +63,15 @@ export function secureAnswer(c: Context): void {
 
 /**
  * The refusal of a request that comes from elsewhere: a Host not in `names` (421, naming the app), a
- * Sec-Fetch-Site other than the app's own, or an Origin that is not its own (403). Undefined: it may go on.
+ * Sec-Fetch-Site other than the app's own, or an Origin that is neither its own nor one of `origins`
+ * (the https:// origin a TLS proxy serves it on) (403). Undefined: it may go on.
  */
-export function refuseForeign(c: Context, names: ReadonlySet<string>, app: string): Response | undefined {
+export function refuseForeign(
+  c: Context,
+  names: ReadonlySet<string>,
+  app: string,
+  origins: ReadonlySet<string> = new Set(),
+): Response | undefined {
   const host = c.req.header('host');
   if (host === undefined || !names.has(hostName(host))) {
     return refuse(c, 421, 'host_not_allowed', `The ${app} does not answer for this Host.`);
@@ -77,7 +84,7 @@ export function refuseForeign(c: Context, names: ReadonlySet<string>, app: strin
     return refuse(c, 403, 'cross_site', 'Requests from other sites are refused.');
   }
   const origin = c.req.header('origin');
-  if (origin !== undefined && origin !== `http://${host}`) {
+  if (origin !== undefined && origin !== `http://${host}` && !origins.has(origin)) {
     return refuse(c, 403, 'origin_not_allowed', 'Requests from another origin are refused.');
   }
   return undefined;
@@ -91,29 +98,38 @@ export function browserGuard(
   names: ReadonlySet<string>,
   app: string,
   inner: (c: Context, next: Next) => Promise<void>,
+  origins: ReadonlySet<string> = new Set(),
 ): MiddlewareHandler {
   return async (c, next) => {
-    const foreign = refuseForeign(c, names, app);
+    const foreign = refuseForeign(c, names, app, origins);
     if (foreign) c.res = foreign;
     else await inner(c, next);
     secureAnswer(c);
   };
 }
 
-/** Sessions a secret opens: the app decides how they are kept. */
+/**
+ * Sessions a secret opens, each bound to the client address that signed in (a cookie replayed from
+ * another address is no session): the app decides how they are kept.
+ */
 export interface SecretSessions {
   /** Constant time whatever the length given. */
   matches(given: string): boolean;
-  /** A new session's cookie value. */
-  open(): string;
-  valid(cookie: string | undefined): boolean;
+  /** A new session's cookie value, for this client address. */
+  open(client: string): string;
+  valid(cookie: string | undefined, client: string): boolean;
 }
 
 /** How an app with a secret signs a browser in. */
 export interface SignIn {
   sessions: SecretSessions;
+  /** The cookie's name: the app's own on this host (cookies are not kept apart by port). */
   cookie: string;
   ttlSeconds: number;
+  /** Served through a TLS proxy (LAB_PUBLIC_ORIGIN): the cookie is `Secure`. */
+  secure: boolean;
+  /** The client address a session is bound to (client-address.ts: the peer, or the proxy's word). */
+  client(c: Context): string;
   /** How a refusal names the form: `login form`, `sign-in form`. */
   form: string;
   /** The 401's message to a request without a session that is not a page. */
@@ -138,7 +154,8 @@ export async function sessionGate(c: Context, signIn: SignIn): Promise<Response 
   if (path === '/login') {
     return c.req.method === 'POST' ? await postSignIn(c, signIn) : await c.html(signIn.page(false));
   }
-  if (signIn.open?.includes(path) || signIn.sessions.valid(getCookie(c, signIn.cookie))) return undefined;
+  if (signIn.open?.includes(path) || signIn.sessions.valid(getCookie(c, signIn.cookie), signIn.client(c)))
+    return undefined;
   return wantsPage(c) ? c.redirect('/login', 303) : refuse(c, 401, 'login_required', signIn.required);
 }
 
@@ -162,11 +179,12 @@ async function postSignIn(c: Context, signIn: SignIn): Promise<Response> {
     await new Promise((resolve) => setTimeout(resolve, WRONG_SECRET_DELAY_MS));
     return c.html(signIn.page(true), 401);
   }
-  setCookie(c, signIn.cookie, signIn.sessions.open(), {
+  setCookie(c, signIn.cookie, signIn.sessions.open(signIn.client(c)), {
     httpOnly: true,
     sameSite: 'Strict',
     path: '/',
     maxAge: signIn.ttlSeconds,
+    ...(signIn.secure ? { secure: true } : {}),
   });
   return c.redirect('/', 303);
 }

@@ -145,6 +145,9 @@ write_overlay() {
     echo "      - APPROVAL_TIMEOUT_SECONDS=$APPROVAL_TIMEOUT_SECONDS"
     echo "      - ALLOWED_CLIENTS=$K8S_POD_CIDR,127.0.0.1/32"
     [ -z "$K8S_HOST" ] || echo "      - CONSOLE_ALLOWED_HOSTS=console-$name.$K8S_HOST"
+    # The session cookie's name: the lab's, and the port the trainer's port-forward or the Ingress serves.
+    echo "      - CONSOLE_LAB=$name"
+    if [ -n "$K8S_HOST" ]; then echo "      - CONSOLE_PUBLISHED_PORT=80"; else echo "      - CONSOLE_PUBLISHED_PORT=$(slot_console_port "$slot")"; fi
     echo "  - name: lab-workflows"
     echo "    files:"
     for f in "$dir"/workflows/*.json; do echo "      - workflows/$(basename "$f")"; done

@@ -13,7 +13,7 @@
 
 LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
 # The settings a running lab keeps until `make down` (the order is the settings file's).
-LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS"
+LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS LAB_PUBLIC_ORIGIN"
 
 valid_lab_name() { [[ $1 =~ $LAB_NAME_PATTERN ]]; }
 
@@ -59,6 +59,7 @@ load_settings() {
   LAB_BIND=$(setting LAB_BIND 127.0.0.1)
   APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS "$DEFAULT_APPROVAL_TIMEOUT_SECONDS")
   LAB_STARTERS=$(setting LAB_STARTERS on)
+  LAB_PUBLIC_ORIGIN=$(setting LAB_PUBLIC_ORIGIN "")
   check_lab_mode "$LAB_MODE" "exercise (the default: nothing published, the trainee builds) or demo (the reference published)"
   if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
   for name in LAB_EDITOR_PORT LAB_CONSOLE_PORT; do
@@ -70,6 +71,14 @@ load_settings() {
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
   case "$LAB_STARTERS" in on | off) ;; *) die "LAB_STARTERS=$LAB_STARTERS is not on or off (make starter: a workflow complete up to the stage before, for a trainee who is stuck)" ;; esac
   check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
+  if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
+    check_public_origin "$LAB_PUBLIC_ORIGIN"
+    LAB_PUBLIC_ORIGIN=${LAB_PUBLIC_ORIGIN%/}
+    # The proxy is the only way in: a lab also published on the network would take cleartext, and a
+    # browser there could write its own X-Forwarded-For, the address its console session is bound to.
+    [ "$LAB_BIND" = 127.0.0.1 ] ||
+      die "LAB_PUBLIC_ORIGIN=$LAB_PUBLIC_ORIGIN with LAB_BIND=$LAB_BIND: behind a TLS proxy the lab stays on loopback (LAB_BIND=127.0.0.1); the proxy listens on the classroom network"
+  fi
   read -r first _ <<<"$(cidr_range "$LAB_SUBNET")"
   bits=${LAB_SUBNET#*/}
   LAB_SUBNET="$(int_to_ip "$first")/$bits"
@@ -79,10 +88,16 @@ load_settings() {
   LAB_EDITOR_SUBNET="$(int_to_ip $((first + 128)))/26"
   LAB_API_IP=$(int_to_ip $((first + 2)))
   LAB_WORKER_IP=$(int_to_ip $((first + 10)))
-  EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT
-  CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
+  # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
+  if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
+    EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
+  else
+    EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
+  fi
+  # The console's session cookie is named for its lab (and its published port).
+  CONSOLE_LAB=${LAB:-default}
   export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
+    LAB_PUBLIC_ORIGIN CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
 }
 
 # A running lab keeps the settings it was made with.
@@ -124,6 +139,8 @@ ensure_env_file() {
 set_env_value() { # set_env_value NAME VALUE: replace or append, keeping the file private
   local rest
   rest=$(grep -v "^$1=" "$ENV_FILE" || true)
+  # A .new left by an interrupted write would keep its own mode: it goes first.
+  rm -f "$ENV_FILE.new"
   (umask 077 && printf '%s\n%s=%s\n' "$rest" "$1" "$2" >"$ENV_FILE.new" && mv "$ENV_FILE.new" "$ENV_FILE")
 }
 

@@ -18,6 +18,14 @@ check_approval_timeout() {
   in_range "$1" 1 3600 || die "APPROVAL_TIMEOUT_SECONDS=$1 is not a whole number of seconds from 1 to 3600"
 }
 
+# check_public_origin ORIGIN: LAB_PUBLIC_ORIGIN, the https:// origin of a TLS proxy in front of the lab,
+# without a port or a path (the proxy serves each lab on the lab's own port numbers), else dies. The same
+# rule as app/service-kit/public-origin.ts.
+check_public_origin() {
+  [[ $1 =~ ^https://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)/?$ ]] ||
+    die "LAB_PUBLIC_ORIGIN=$1 is not an https:// origin without a port or a path (e.g. https://lab.example.org): the TLS proxy serves each lab on the lab's own ports"
+}
+
 # A lab's slot s gives its defaults: the /24 network 172.30.(66+s).0, the editor port 5678+s and the
 # console port 8088+s.
 slot_subnet() { echo "172.30.$((66 + $1)).0/24"; }

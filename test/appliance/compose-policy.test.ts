@@ -51,7 +51,13 @@ describe('compose.yaml', () => {
     expect(service(file, 'n8n').ports).toEqual(['127.0.0.1:5700:5678']);
     expect(service(file, 'n8n').environment).toMatchObject({ WEBHOOK_URL: 'http://127.0.0.1:5700/' });
     expect(service(file, 'console').ports).toEqual(['127.0.0.1:8090:8088']);
-    expect(service(file, 'console').environment).toMatchObject({ N8N_PUBLIC_URL: 'http://127.0.0.1:5700' });
+    expect(service(file, 'console').environment).toMatchObject({
+      N8N_PUBLIC_URL: 'http://127.0.0.1:5700',
+      // Its session cookie's name: the lab's and the published port's.
+      CONSOLE_LAB: 'default',
+      CONSOLE_PUBLISHED_PORT: '8090',
+      LAB_PUBLIC_ORIGIN: '',
+    });
     expect(service(file, 'mock-api').environment).toMatchObject({
       ALLOWED_CLIENTS: '10.77.5.10/32,127.0.0.1/32',
     });

@@ -2,7 +2,8 @@
  * The class board's guard over real HTTP: a Host it does not serve, another site, another origin and any
  * method but GET are refused; with a secret nothing but the sign-in page is served without a session, a
  * wrong secret is answered late, and a session survives the board being started again (board.sh restarts
- * it when a lab's reports volume comes or goes) but not a new secret. And its entry, board-cli.
+ * it when a lab's reports volume comes or goes) but not a new secret, and holds only from the address
+ * that signed in (its cookie replayed from another loopback address is refused). And its entry, board-cli.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ interface Answer {
 function call(
   served: Served,
   path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
 ): Promise<Answer> {
   const url = new URL(served.url);
   const body = init.body;
@@ -49,6 +50,8 @@ function call(
         port: url.port,
         method: init.method ?? 'GET',
         path,
+        // The client's own address (127.0.0.1 unless another loopback address is given).
+        ...(init.from === undefined ? {} : { localAddress: init.from }),
         headers: {
           host: url.host,
           ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
@@ -81,7 +84,8 @@ const signIn = (served: Served, secret: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ secret }).toString(),
   });
-const cookieOf = (answer: Answer) => /class_board_session=([^;]+)/.exec(answer.header('set-cookie'))?.[1];
+const cookieOf = (answer: Answer) =>
+  new RegExp(`${BOARD_SESSION_COOKIE}=([^;]+)`).exec(answer.header('set-cookie'))?.[1];
 
 describe('the class board’s guard', () => {
   it('without a secret (loopback): the board, its files and exports; a sign-in link lands on the board', async () => {
@@ -145,18 +149,33 @@ describe('the class board’s guard', () => {
     expect((await call(guarded, '/', { headers: { cookie } })).status).toBe(200);
   });
 
+  it('has a cookie name of its own, and a session replayed from another address is no session', async () => {
+    expect(BOARD_SESSION_COOKIE).toBe('soar_class_board');
+    const right = await signIn(guarded, SECRET);
+    const cookie = `${BOARD_SESSION_COOKIE}=${cookieOf(right)}`;
+    expect((await call(guarded, '/class.json', { headers: { cookie }, from: '127.0.0.1' })).status).toBe(200);
+    const replayed = await call(guarded, '/class.json', { headers: { cookie }, from: '127.0.0.2' });
+    expect([replayed.status, replayed.json().error.code]).toEqual([401, 'login_required']);
+    const page = await call(guarded, '/', { headers: { cookie, accept: 'text/html' }, from: '127.0.0.2' });
+    expect([page.status, page.header('location')]).toEqual([303, '/login']);
+    // The browser that signed in keeps its session.
+    expect((await call(guarded, '/class.json', { headers: { cookie } })).status).toBe(200);
+  });
+
   it('a session outlives a restart of the board, not a new secret, a changed cookie or its day', () => {
     let now = Date.parse('2026-11-24T08:00:00Z');
-    const cookie = new BoardSessions(SECRET, () => now).open();
-    expect(new BoardSessions(SECRET, () => now).valid(cookie)).toBe(true);
-    expect(new BoardSessions('another-secret-123', () => now).valid(cookie)).toBe(false);
+    const at = '192.0.2.7';
+    const cookie = new BoardSessions(SECRET, () => now).open(at);
+    expect(new BoardSessions(SECRET, () => now).valid(cookie, at)).toBe(true);
+    expect(new BoardSessions(SECRET, () => now).valid(cookie, '192.0.2.8')).toBe(false);
+    expect(new BoardSessions('another-secret-123', () => now).valid(cookie, at)).toBe(false);
     const [expires, mac = ''] = cookie.split('.');
     const flipped = `${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
-    expect(new BoardSessions(SECRET, () => now).valid(`${expires}.${flipped}`)).toBe(false);
-    expect(new BoardSessions(SECRET, () => now).valid(`${Number(expires) + 9999}.${mac}`)).toBe(false);
-    expect(new BoardSessions(SECRET, () => now).valid(undefined)).toBe(false);
+    expect(new BoardSessions(SECRET, () => now).valid(`${expires}.${flipped}`, at)).toBe(false);
+    expect(new BoardSessions(SECRET, () => now).valid(`${Number(expires) + 9999}.${mac}`, at)).toBe(false);
+    expect(new BoardSessions(SECRET, () => now).valid(undefined, at)).toBe(false);
     now += 12 * 3600 * 1000 + 1000;
-    expect(new BoardSessions(SECRET, () => now).valid(cookie)).toBe(false);
+    expect(new BoardSessions(SECRET, () => now).valid(cookie, at)).toBe(false);
   });
 });
 

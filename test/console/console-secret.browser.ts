@@ -2,7 +2,8 @@
  * The console behind CONSOLE_SECRET in chromium: the sign-in link (`/login#secret=…`) opens the live
  * console at once, the fragment gone from the address bar and the tab's history before the form is
  * posted, and the secret in no request but the login form's body; a wrong link ends on the form with its
- * error; a second console with another secret does not open with the first one's link. By hand: the page
+ * error; a second console with another secret does not open with the first one's link, and each keeps its
+ * own session (a cookie name per lab and port). By hand: the page
  * asks for the secret, refuses a wrong one, opens with the right one; the session cookie is out of the
  * page's reach (HttpOnly); the header's link opens the mock API's field reference. SCREENSHOTS=<dir>
  * also writes console-login.png and console-fields.png.
@@ -25,8 +26,16 @@ let page: Page;
 beforeAll(async () => {
   // One after the other: on a busy machine two console processes starting at once can miss the
   // harness's start-up limit.
-  lab = await startConsoleLab({ CONSOLE_SECRET: SECRET });
-  other = await startConsoleLab({ CONSOLE_SECRET: OTHER_SECRET });
+  lab = await startConsoleLab({
+    CONSOLE_SECRET: SECRET,
+    CONSOLE_LAB: 'alice',
+    CONSOLE_PUBLISHED_PORT: '8089',
+  });
+  other = await startConsoleLab({
+    CONSOLE_SECRET: OTHER_SECRET,
+    CONSOLE_LAB: 'bob',
+    CONSOLE_PUBLISHED_PORT: '8090',
+  });
   browser = await openChromium();
   page = browser.page;
 }, 60_000);
@@ -86,7 +95,7 @@ describe('the sign-in link, in chromium', () => {
       expect(postedFrom).toEqual([[login, 'about:blank', login]]);
       expect(await tab.evaluate('location.href')).toBe(`${lab.consoleUrl}/`);
       const [cookie] = await context.cookies(lab.consoleUrl);
-      expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true });
+      expect(cookie).toMatchObject({ name: 'soar_console_alice_8089', httpOnly: true });
 
       // Not in any URL the browser asked for (a fragment is never sent), only in the form's body, once.
       const carrying = sent.filter((r) => `${r.url} ${r.body ?? ''}`.includes(SECRET));
@@ -124,7 +133,9 @@ describe('the sign-in link, in chromium', () => {
       await tab.goto(signInLink(other.consoleUrl, SECRET));
       await expect.poll(() => tab.textContent('.login-error')).toMatch(/not this lab's secret/);
       expect(tab.url()).toBe(`${other.consoleUrl}/login`);
-      expect((await context.cookies(other.consoleUrl)).map((c) => c.name)).toEqual(['console_session']);
+      expect((await context.cookies(other.consoleUrl)).map((c) => c.name)).toEqual([
+        'soar_console_alice_8089',
+      ]);
       await tab.goto(other.consoleUrl);
       expect(tab.url()).toBe(`${other.consoleUrl}/login`);
       expect(await tab.locator('#approvals').count()).toBe(0);
@@ -135,9 +146,12 @@ describe('the sign-in link, in chromium', () => {
       await expect.poll(() => tab.url(), { timeout: 5000 }).toBe(`${other.consoleUrl}/`);
       await expect.poll(() => tab.textContent('#conn')).toBe('live');
       expect(await tabHistory(b)).not.toContain(signInLink(other.consoleUrl, OTHER_SECRET));
-      // Cookies are per host, not per port: the later sign-in replaced the first lab's session
-      // (docs/console.md says so, and how to keep both).
-      expect((await context.request.get(`${lab.consoleUrl}/api/state`)).status()).toBe(401);
+      // Cookies are per host, not per port, but each lab's has its own name: both sessions stay.
+      expect((await context.cookies(lab.consoleUrl)).map((c) => c.name).sort()).toEqual([
+        'soar_console_alice_8089',
+        'soar_console_bob_8090',
+      ]);
+      expect((await context.request.get(`${lab.consoleUrl}/api/state`)).status()).toBe(200);
     });
   });
 });
@@ -162,7 +176,7 @@ describe('the console behind the lab secret, in chromium', () => {
     // HttpOnly: the page's script cannot read the session.
     expect(await page.evaluate('document.cookie')).toBe('');
     const [cookie] = await browser.context.cookies(lab.consoleUrl);
-    expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie).toMatchObject({ name: 'soar_console_alice_8089', httpOnly: true, sameSite: 'Strict' });
 
     // The controls work through the session: the clock moves.
     await page.click('button.clock[data-minutes="5"]');

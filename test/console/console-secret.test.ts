@@ -19,6 +19,8 @@ import { type ConsoleLab, startConsoleLab, waitForLine } from './harness.js';
 
 const SECRET = 'correct horse battery staple';
 const BOUND = '192.0.2.10:8088';
+/** The secured console's cookie: its lab's and published port's (console-session.test.ts). */
+const COOKIE = 'soar_console_alice_8088';
 
 interface Answer {
   status: number;
@@ -97,7 +99,13 @@ beforeAll(async () => {
   const address = n8n.address();
   n8nUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
   [secured, open] = await Promise.all([
-    startConsoleLab({ CONSOLE_SECRET: SECRET, CONSOLE_ALLOWED_HOSTS: '192.0.2.10', N8N_URL: n8nUrl }),
+    startConsoleLab({
+      CONSOLE_SECRET: SECRET,
+      CONSOLE_ALLOWED_HOSTS: '192.0.2.10',
+      N8N_URL: n8nUrl,
+      CONSOLE_LAB: 'alice',
+      CONSOLE_PUBLISHED_PORT: '8088',
+    }),
     startConsoleLab(),
   ]);
 });
@@ -154,7 +162,7 @@ async function login(base: string, secret: string, host?: string): Promise<Answe
 }
 
 const sessionOf = (answer: Answer) =>
-  /console_session=([^;]+)/.exec(String(answer.headers['set-cookie'] ?? ''))?.[1];
+  new RegExp(`${COOKIE}=([^;]+)`).exec(String(answer.headers['set-cookie'] ?? ''))?.[1];
 
 describe('with CONSOLE_SECRET set', () => {
   it('answers every page, file, API and control without a session with 401 or the login redirect, never the data', async () => {
@@ -206,7 +214,7 @@ describe('with CONSOLE_SECRET set', () => {
     expect(reachedN8n).toEqual([]);
 
     // The control: with a session the same reset and approval do reach the mock API and n8n.
-    const session = { cookie: `console_session=${sessionOf(await login(secured.consoleUrl, SECRET))}` };
+    const session = { cookie: `${COOKIE}=${sessionOf(await login(secured.consoleUrl, SECRET))}` };
     const token = /name="console-token" content="([^"]+)"/.exec(
       (await raw(secured.consoleUrl, 'GET', '/', session)).body,
     )?.[1];
@@ -289,9 +297,9 @@ describe('with CONSOLE_SECRET set', () => {
     expect(answer.headers.location).toBe('/');
     const cookie = String(answer.headers['set-cookie']);
     expect(cookie).toMatch(
-      /^console_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/,
+      new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict$`),
     );
-    const session = { cookie: `console_session=${sessionOf(answer)}` };
+    const session = { cookie: `${COOKIE}=${sessionOf(answer)}` };
 
     const page = await raw(secured.consoleUrl, 'GET', '/', session);
     expect(page.status).toBe(200);
@@ -317,7 +325,7 @@ describe('with CONSOLE_SECRET set', () => {
     expect(clock.status).toBe(200);
     expect(JSON.parse(clock.body)).toMatchObject({ ok: true, status: 200 });
     // A made-up session is no session.
-    const forged = await raw(secured.consoleUrl, 'GET', '/api/state', { cookie: 'console_session=AAAA' });
+    const forged = await raw(secured.consoleUrl, 'GET', '/api/state', { cookie: `${COOKIE}=AAAA` });
     expect(forged.status).toBe(401);
   });
 
@@ -328,7 +336,7 @@ describe('with CONSOLE_SECRET set', () => {
     );
     const answer = await login(secured.consoleUrl, SECRET, BOUND);
     expect(answer.status).toBe(303);
-    const session = { cookie: `console_session=${sessionOf(answer)}`, host: BOUND };
+    const session = { cookie: `${COOKIE}=${sessionOf(answer)}`, host: BOUND };
     expect((await raw(secured.consoleUrl, 'GET', '/api/state', session)).status).toBe(200);
   });
 

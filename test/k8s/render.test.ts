@@ -217,6 +217,8 @@ describe('make k8s-render', () => {
       N8N_EDITOR_BASE_URL: 'http://n8n-alice.lab.example.org/',
       N8N_PUBLIC_URL: 'http://n8n-alice.lab.example.org',
       CONSOLE_ALLOWED_HOSTS: 'console-alice.lab.example.org',
+      CONSOLE_LAB: 'alice',
+      CONSOLE_PUBLISHED_PORT: '80',
     });
     const handout = readFileSync(join(run.labDir, 'labs/k8s/roster.txt'), 'utf8');
     expect(handout).toContain('editor  http://n8n-alice.lab.example.org  login alice@soar-lab.test');
@@ -226,7 +228,12 @@ describe('make k8s-render', () => {
   it('control: without K8S_HOST there is no Ingress and the console answers loopback only', () => {
     const objects = documents(render('alice\n').manifests);
     expect(objects.some((o) => o.kind === 'Ingress')).toBe(false);
-    expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')?.CONSOLE_ALLOWED_HOSTS).toBe('');
+    expect(configMap(objects, 'soar-lab-alice', 'lab-settings-')).toMatchObject({
+      CONSOLE_ALLOWED_HOSTS: '',
+      // Its cookie: the lab's name and its port-forward's port (slot_console_port).
+      CONSOLE_LAB: 'alice',
+      CONSOLE_PUBLISHED_PORT: '8089',
+    });
   });
 
   it.each([
