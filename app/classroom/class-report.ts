@@ -1,8 +1,8 @@
 /**
  * The class as a grid, the one model the class report (HTML, JSON, CSV) and the live class board render:
  * per trainee, each stage's verdict from the lab's last check (PASS, FAIL, UNJUDGED, or not checked), the
- * first hint of a failed stage, when it was checked, when each stage first passed (from the lab's check
- * history) and the lab's state.
+ * first hint of a failed stage and the node it points at, how long the trainee has been stuck there, when
+ * it was checked, when each stage first passed (from the lab's check history) and the lab's state.
  */
 import {
   firstFailure,
@@ -45,6 +45,13 @@ export interface LabRow {
   /** The hint of the first failed stage: what this trainee should do next. */
   next_hint: string | null;
   next_stage: StageName | null;
+  /** The node of the trainee's workflow that first failure points at, and the editor's address of its run;
+   * null when the checker named none (a check that stopped, a report or history line from before). */
+  next_node: string | null;
+  next_run_url: string | null;
+  /** Since when the checks have failed first at next_node: the earliest of the latest checks in a row that
+   * all failed first there, and how many they are. Null without a node. */
+  stuck: { since: string; checks: number } | null;
   /** Stages passed, in order from the first, before the first that did not pass. */
   passed_in_a_row: number;
   /** The lab's checks, oldest first (its history), and how many history lines could not be read. */
@@ -96,12 +103,22 @@ function lastCheck(lab: LabInput, history: HistoryLine[], stages: Record<StageNa
       stopped: report.stopped?.message ?? null,
       next_stage: failure?.stage ?? null,
       next_hint: failure?.hint ?? null,
+      next_node: failure?.run?.node ?? null,
+      next_run_url: failure?.run?.url ?? null,
     } as const;
   }
   const line = history.at(-1);
   if (line === undefined || (parsed !== null && parsed !== undefined && !parsed.success)) {
     const check = parsed === null || parsed === undefined ? 'never' : 'unreadable';
-    return { check, checked_at: null, requested: null, passed: null, stopped: null } as const;
+    return {
+      check,
+      checked_at: null,
+      requested: null,
+      passed: null,
+      stopped: null,
+      next_node: null,
+      next_run_url: null,
+    } as const;
   }
   for (const stage of STAGE_NAMES) {
     const verdict = line.stages[stage];
@@ -117,7 +134,33 @@ function lastCheck(lab: LabInput, history: HistoryLine[], stages: Record<StageNa
     stopped: line.stopped ? line.first_hint : null,
     next_stage: line.first_failed,
     next_hint: line.first_hint,
+    next_node: line.first_node,
+    next_run_url: line.first_run_url,
   } as const;
+}
+
+/**
+ * How long a trainee has been stuck at a node: walking back from the last check, the checks in a row that
+ * failed with their first failure at that same node (a pass, another node, or a line from before nodes were
+ * named ends the walk). The last check counts once, whether or not the history holds it (a report written
+ * before the history was kept, a history line that could not be written).
+ */
+export function stuckAt(
+  history: readonly HistoryLine[],
+  node: string | null,
+  checkedAt: string | null,
+): { since: string; checks: number } | null {
+  if (node === null || checkedAt === null) return null;
+  const before = history.filter((line) => Date.parse(line.at) <= Date.parse(checkedAt));
+  if (before.at(-1)?.at === checkedAt) before.pop();
+  let since = checkedAt;
+  let checks = 1;
+  for (const line of before.reverse()) {
+    if (line.passed || line.first_node !== node) break;
+    since = line.at;
+    checks++;
+  }
+  return { since, checks };
 }
 
 function rowOf(lab: LabInput): LabRow {
@@ -147,6 +190,7 @@ function rowOf(lab: LabInput): LabRow {
     next_stage: null,
     next_hint: null,
     ...last,
+    stuck: stuckAt(history, last.next_node, last.checked_at),
     passed_in_a_row:
       last.check !== 'checked' ? 0 : firstNotPassed === -1 ? STAGE_NAMES.length : firstNotPassed,
     checks: history.length,

@@ -45,6 +45,9 @@ td.when { white-space: nowrap; color: var(--muted); font-size: 14px; }
 td.next { min-width: 22em; max-width: 40em; font-size: 14px; }
 td.next .stage-name { font-weight: 700; color: var(--fail); }
 td.next .none { color: var(--muted); font-style: italic; }
+td.next .stuck { margin-top: 4px; color: var(--fail); font-size: 13.5px; }
+td.next .stuck .checks { color: var(--muted); font-size: 12.5px; }
+td.next .stuck a { color: var(--muted); }
 tr:not([data-state=running]) th.trainee { color: var(--muted); }
 .legend { color: var(--muted); font-size: 13.5px; margin-top: 12px; }
 @media print { body { background: #fff; } header { color: #000; background: #fff; border-bottom: 2px solid #000; } header p { color: #333; } }

@@ -1,6 +1,7 @@
 /**
  * The class as CSV: class.csv, one row per trainee, one column per stage (PASS, FAIL, UNJUDGED, not
- * checked) and one per stage for when it first passed; class-history.csv, one row per check of every lab.
+ * checked), the next step (stage, hint, the node it points at, since when the trainee is stuck there) and
+ * one column per stage for when it first passed; class-history.csv, one row per check of every lab.
  */
 import { STAGE_NAMES } from '../harness/check-report.js';
 import type { ClassReport, StageVerdict } from './class-report.js';
@@ -32,6 +33,9 @@ export function renderCsv(report: ClassReport): string {
     ...report.stages,
     'next_stage',
     'next_hint',
+    'next_node',
+    'stuck_since',
+    'next_run_url',
     'checks',
     ...report.stages.map((s) => `${s}_first_passed`),
   ];
@@ -43,6 +47,9 @@ export function renderCsv(report: ClassReport): string {
     ...report.stages.map((s) => VERDICT_LABEL[lab.stages[s].verdict]),
     lab.next_stage,
     lab.next_hint,
+    lab.next_node,
+    lab.stuck?.since ?? null,
+    lab.next_run_url,
     lab.checks,
     ...report.stages.map((s) => lab.stages[s].first_passed_at),
   ]);
@@ -51,7 +58,17 @@ export function renderCsv(report: ClassReport): string {
 
 /** Every check of every lab, oldest first per trainee: the day's progress for a spreadsheet. */
 export function renderHistoryCsv(report: ClassReport): string {
-  const header = ['trainee', 'at', 'requested', 'passed', ...STAGE_NAMES, 'first_failed', 'first_hint'];
+  const header = [
+    'trainee',
+    'at',
+    'requested',
+    'passed',
+    ...STAGE_NAMES,
+    'first_failed',
+    'first_hint',
+    'first_node',
+    'first_run_url',
+  ];
   const rows = report.labs.flatMap((lab) =>
     lab.history.map((line) => [
       lab.name,
@@ -64,6 +81,8 @@ export function renderHistoryCsv(report: ClassReport): string {
       }),
       line.first_failed,
       line.first_hint,
+      line.first_node,
+      line.first_run_url,
     ]),
   );
   return csv([header, ...rows]);

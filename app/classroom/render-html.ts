@@ -48,11 +48,27 @@ function checkedCell(lab: LabRow) {
   return html`<td class="when">${when(lab.checked_at)}<br>up to ${lab.requested}${checks}</td>`;
 }
 
-function nextCell(lab: LabRow) {
+/** An address the page may link to: http(s) only (hono/html escapes a value, not what its scheme does). */
+function webAddress(raw: string | null): string | null {
+  if (raw === null || !URL.canParse(raw)) return null;
+  const url = new URL(raw);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+/** "stuck at Record since 10:42 (3 checks)": the node the first failure points at, and since when. */
+function stuckLine(lab: LabRow, today: string) {
+  if (lab.next_node === null || lab.stuck === null) return '';
+  const { since, checks } = lab.stuck;
+  const href = webAddress(lab.next_run_url);
+  const run = href === null ? '' : html` · <a href="${href}" target="_blank" rel="noopener">the run</a>`;
+  return html`<div class="stuck" data-since="${since}" title="failing first at ${lab.next_node} in the last ${checks} check${checks === 1 ? '' : 's'}, since ${when(since)}">stuck at <b class="node">${lab.next_node}</b> since ${short(since, today)} <span class="checks">(${checks} check${checks === 1 ? '' : 's'})</span>${run}</div>`;
+}
+
+function nextCell(lab: LabRow, today: string) {
   if (lab.stopped !== null)
     return html`<td class="next"><span class="stage-name">stopped:</span> ${lab.stopped}</td>`;
   if (lab.next_stage !== null)
-    return html`<td class="next"><span class="stage-name">${lab.next_stage}:</span> ${lab.next_hint ?? ''}</td>`;
+    return html`<td class="next"><span class="stage-name">${lab.next_stage}:</span> ${lab.next_hint ?? ''}${stuckLine(lab, today)}</td>`;
   if (lab.check !== 'checked') return html`<td class="next"><span class="none">run make check</span></td>`;
   return html`<td class="next"><span class="none">${lab.requested === 'all' ? 'every stage passed' : `passed up to ${lab.requested}; check the next stage`}</span></td>`;
 }
@@ -86,19 +102,19 @@ export function renderBoardContent(report: ClassReport) {
 </section>
 <main>
 <table>
-<thead><tr><th>trainee</th><th>last check</th>${report.stages.map((s) => html`<th class="stage" scope="col">${s}</th>`)}<th>next step (first failed stage and its hint)</th></tr></thead>
+<thead><tr><th>trainee</th><th>last check</th>${report.stages.map((s) => html`<th class="stage" scope="col">${s}</th>`)}<th>next step (first failed stage, its hint, the node it points at)</th></tr></thead>
 <tbody>
 ${report.labs.map(
   (lab) => html`<tr data-lab="${lab.name}" data-state="${lab.state}">
 ${trainee(lab)}
 ${checkedCell(lab)}
 ${report.stages.map((s) => cell(s, lab.stages[s], today))}
-${nextCell(lab)}
+${nextCell(lab, today)}
 </tr>`,
 )}
 </tbody>
 </table>
-<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached) · ✓ 10:42: when the stage first passed, from the lab's check history (UTC).</p>
+<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached) · ✓ 10:42: when the stage first passed, from the lab's check history (UTC) · stuck at Record since 10:42: the trainee's checks have failed first at their node Record since then, in a row (UTC).</p>
 </main>`;
 }
 

@@ -22,6 +22,7 @@ import { APPROVAL_THRESHOLD, RESPONSE_WEBHOOK_PATH } from '../workflow/constants
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERT_KINDS, TEST_ALERTS } from '../workflow/scenario.js';
 import { CLIENT_CSS, clientScript } from './assets.js';
 import type { CheckRunner } from './check-run.js';
+import { checkScope } from './check-scope.js';
 import { CheckStageSchema, type StagesView } from './check-view.js';
 import type { StateFeed } from './feed.js';
 import { renderFields } from './fields-page.js';
@@ -74,7 +75,13 @@ const ApproveBody = z.object({
   approver: z.string().trim().min(1).max(64),
 });
 const AlertBody = z.object({ kind: z.enum(TEST_ALERT_KINDS) });
-const CheckBody = z.object({ stage: CheckStageSchema });
+// `only`: the stage on its own (the checker's --only); `all` has no such choice, as the checker says too.
+const CheckBody = z
+  .object({ stage: CheckStageSchema, only: z.boolean().default(false) })
+  .refine((b) => !(b.only && b.stage === 'all'), {
+    path: ['only'],
+    message: 'on its own needs one stage, not all',
+  });
 // The stage is parsed by the starter's own code, which names the valid ones when it refuses one.
 const StarterBody = z.object({ stage: z.string().max(100) });
 
@@ -249,15 +256,14 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   app.post('/api/check', jsonBody(CheckBody), (c) => {
     const b = c.req.valid('json');
     if (!deps.checks) return unavailable(c);
-    const started = deps.checks.start(b.stage);
-    if (started.ok)
-      return c.json(
-        { ok: true, message: `check of ${b.stage} started; its lines appear under Check`, run: started.view },
-        202,
-      );
+    const started = deps.checks.start(b);
+    if (started.ok) {
+      const message = `check of ${checkScope(b.stage, b.only)} started; its lines appear under Check`;
+      return c.json({ ok: true, message, run: started.view }, 202);
+    }
     if (started.reason === 'unavailable') return unavailable(c, deps.checks.view.unavailable);
     const run = deps.checks.view;
-    const message = `A check (${run.stage}, started ${run.started_at}) is running already; wait for it to finish.`;
+    const message = `A check (${checkScope(run.stage ?? 'all', run.only)}, started ${run.started_at}) is running already; wait for it to finish.`;
     return c.json({ ok: false, error: { code: 'check_running', message }, run }, 409);
   });
 

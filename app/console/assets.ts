@@ -93,6 +93,10 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .checks { list-style: none; padding: 0; margin: 0; font-size: 13px; }
 .checks .verdict-pass b { color: var(--ok); } .checks .verdict-fail b { color: var(--bad); }
 .checks .verdict-unjudged b { color: var(--muted); } .checks li.hint { font-size: 12.5px; padding-left: 1em; }
+.checks li.hint .run, .checks li.hint .why { padding-left: 1em; color: var(--muted); overflow-wrap: anywhere; }
+.checks li.hint .run .node { color: var(--ink); }
+.checks li.hint .run a { color: var(--accent); font-weight: 600; }
+.controls .scope label { font-size: 13px; margin-right: 10px; }
 .check-control { border-top: 1px solid var(--line); padding-top: 10px; margin-top: 4px; }
 .check-control .note { margin: 0 0 6px; }
 .check-status { margin: 4px 0; font-weight: 500; min-height: 1.2em; }

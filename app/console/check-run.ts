@@ -8,6 +8,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CHECK_STAGES, type CheckEvent, type CheckRunView, type CheckStage } from './check-view.js';
 
+/** What to check: a stage with every stage before it, or (`only`) that stage on its own. */
+export interface CheckRequest {
+  stage: CheckStage;
+  only: boolean;
+}
+
 /** The checker as built into the image: `node dist/app/check/cli.js`. */
 export const DEFAULT_CHECKER = 'dist/app/check/cli.js';
 /** A check that takes longer is killed; `all` on the lab's default time limits takes a few minutes. */
@@ -47,6 +53,7 @@ export class CheckRunner {
       stages: CHECK_STAGES,
       running: false,
       stage: null,
+      only: false,
       pid: null,
       started_at: null,
       finished_at: null,
@@ -66,8 +73,8 @@ export class CheckRunner {
     return () => this.#listeners.delete(listener);
   }
 
-  /** The checker's command line for a stage: node, its script, then the arguments. */
-  argv(stage: CheckStage): string[] {
+  /** The checker's command line for a check: node, its script, then the arguments. */
+  argv({ stage, only }: CheckRequest): string[] {
     const { api, reportPath } = this.#opts;
     if (api === null || reportPath === null) throw new Error(this.#view.unavailable ?? 'unavailable');
     const node = this.#opts.checker.endsWith('.ts') ? ['--import', 'tsx'] : [];
@@ -77,6 +84,7 @@ export class CheckRunner {
       this.#opts.checker,
       '--stage',
       stage,
+      ...(only ? ['--only'] : []),
       '--target',
       'n8n',
       ...(api.kind === 'socket' ? ['--api-socket', api.path] : ['--api', api.url]),
@@ -91,8 +99,11 @@ export class CheckRunner {
     ];
   }
 
-  /** Starts a check; `busy` while one runs, `unavailable` without a mock API or a report path. */
-  start(stage: CheckStage): { ok: true; view: CheckRunView } | { ok: false; reason: 'busy' | 'unavailable' } {
+  /** Starts a check; `busy` while one runs, `unavailable` without a mock API or a report path. `all` is
+   * never checked `only` (the checker refuses it; the console's request schema already does). */
+  start(
+    request: CheckRequest,
+  ): { ok: true; view: CheckRunView } | { ok: false; reason: 'busy' | 'unavailable' } {
     if (this.#view.unavailable !== null) return { ok: false, reason: 'unavailable' };
     if (this.#child !== undefined) return { ok: false, reason: 'busy' };
     const env: Record<string, string> = {};
@@ -100,7 +111,9 @@ export class CheckRunner {
       const value = this.#opts.env[name];
       if (value !== undefined && value !== '') env[name] = value;
     }
-    const child = spawn(process.execPath, this.argv(stage), {
+    const { stage } = request;
+    const only = request.only && stage !== 'all';
+    const child = spawn(process.execPath, this.argv({ stage, only }), {
       cwd: this.#opts.cwd ?? process.cwd(),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,6 +123,7 @@ export class CheckRunner {
     this.#update({
       running: true,
       stage,
+      only,
       pid: child.pid ?? null,
       started_at: new Date().toISOString(),
       finished_at: null,

@@ -19,6 +19,8 @@ export interface CheckRunView {
   stages: readonly CheckStage[];
   running: boolean;
   stage: CheckStage | null;
+  /** The stage was checked on its own (`--only`), not with the stages before it. */
+  only: boolean;
   pid: number | null;
   started_at: string | null;
   finished_at: string | null;

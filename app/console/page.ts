@@ -84,10 +84,14 @@ export function renderPage(token: string, options: { starters: boolean } = { sta
           (stage) => html`<option${stage === 'all' ? ' selected' : ''}>${stage}</option>`,
         )}</select>
         <button id="check-run" class="solid" type="button">Check</button>${starter}</div>
+      <div class="row scope" role="radiogroup" aria-label="what to check"><span class="label"></span>
+        <label><input type="radio" name="check-scope" value="up-to" checked> everything up to it</label>
+        <label title="quicker: for a rerun once the stages before it pass"><input type="radio" name="check-scope" value="only"> this stage on its own</label></div>
       <div id="stage-brief" class="stage-brief"></div>
-      <p class="meta note">A check sends its own alerts to your published workflow, a stage and every stage
-        before it, and <b>clears the four systems before every alert it sends</b>: the cases, notifications,
-        blocklist and journal you see here. One check at a time; <i>all</i> takes a few minutes.</p>
+      <p class="meta note">A check sends its own alerts to your published workflow, to the stage and every
+        stage before it (or to that stage alone), and
+        <b>clears the four systems before every alert it sends</b>: the cases, notifications, blocklist and
+        journal you see here. One check at a time; <i>all</i> takes a few minutes.</p>
       <p id="check-status" class="check-status" role="status"></p>
       <div id="check-output" hidden><ol id="check-lines" class="feed mono check-lines"></ol></div>${starterOutput}
     </div>

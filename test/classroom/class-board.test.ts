@@ -19,7 +19,7 @@ import {
   writeRaw,
   writeStates,
 } from './board-fixture.js';
-import { checkReport, ENRICH_HINT } from './class-fixture.js';
+import { checkReport, ENRICH_HINT, runAt } from './class-fixture.js';
 
 let on: ClassOnDisk;
 let board: Served;
@@ -106,8 +106,58 @@ describe('the class board over HTTP', () => {
     const history = (await get('/class-history.csv')).text.trimEnd().split('\r\n');
     expect(history).toHaveLength(3);
     expect(history[1]).toBe(
-      `bob,2026-11-24T09:41:07.000Z,decide,false,PASS,PASS,FAIL,PASS,PASS,${Array(6).fill('not checked').join(',')},enrich,"${ENRICH_HINT}"`,
+      `bob,2026-11-24T09:41:07.000Z,decide,false,PASS,PASS,FAIL,PASS,PASS,${Array(6).fill('not checked').join(',')},enrich,"${ENRICH_HINT}",,`,
     );
+  });
+
+  it('shows beside the hint the node a trainee is stuck at, and since when, from the checks as they land', async () => {
+    // The class's day, so the page says 10:42 rather than 11-24 10:42.
+    await board.close();
+    board = await serveBoard(on, { now: () => new Date('2026-11-24T11:00:00.000Z') });
+    const failAt = (time: string, node: string, id: string) =>
+      checkReport('decide', {
+        failing: 'enrich',
+        hint: ENRICH_HINT,
+        finishedAt: `2026-11-24T${time}:00.000Z`,
+        run: runAt(node, id),
+      });
+    // A line the checker wrote before it named nodes: read, and it names none.
+    await writeRaw(
+      on,
+      'bob',
+      'check-history.jsonl',
+      `${JSON.stringify({ at: '2026-11-24T10:30:00.000Z', requested: 'decide', passed: false, stages: { enrich: 'fail' }, first_failed: 'enrich', first_hint: ENRICH_HINT, stopped: false })}\n`,
+    );
+    await landCheck(on, 'bob', failAt('10:38', 'Enrich <script>', '11'));
+    await landCheck(on, 'bob', failAt('10:42', 'Record', '12'));
+    await landCheck(on, 'bob', failAt('10:47', 'Record', '13'));
+    expect(await lab('bob')).toMatchObject({
+      checks: 4,
+      history_unreadable: 0,
+      next_node: 'Record',
+      next_run_url: 'http://127.0.0.1:5601/workflow/wf1/executions/13',
+      stuck: { since: '2026-11-24T10:42:00.000Z', checks: 2 },
+    });
+    const content = (await get('/board/content')).text;
+    expect(content).toContain(
+      'stuck at <b class="node">Record</b> since 10:42 <span class="checks">(2 checks)</span> · <a href="http://127.0.0.1:5601/workflow/wf1/executions/13" target="_blank" rel="noopener">the run</a>',
+    );
+    const csv = (await get('/class.csv')).text.split('\r\n');
+    expect(csv[2]).toContain(
+      `,enrich,"${ENRICH_HINT}",Record,2026-11-24T10:42:00.000Z,http://127.0.0.1:5601/workflow/wf1/executions/13,4,`,
+    );
+    const history = (await get('/class-history.csv')).text.trimEnd().split('\r\n');
+    expect(history.slice(1).map((l) => l.split(',').slice(-2).join(','))).toEqual([
+      ',',
+      'Enrich <script>,http://127.0.0.1:5601/workflow/wf1/executions/11',
+      'Record,http://127.0.0.1:5601/workflow/wf1/executions/12',
+      'Record,http://127.0.0.1:5601/workflow/wf1/executions/13',
+    ]);
+
+    // Fixed: the next check passes, and nobody is stuck.
+    await landCheck(on, 'bob', checkReport('decide', { finishedAt: '2026-11-24T10:51:00.000Z' }));
+    expect(await lab('bob')).toMatchObject({ next_node: null, stuck: null });
+    expect((await get('/board/content')).text).not.toContain('class="stuck"');
   });
 
   it('a report that is not JSON marks that lab unreadable; a history line cut short is counted, not fatal', async () => {

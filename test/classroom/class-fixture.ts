@@ -7,6 +7,7 @@ import type { ClassInput, LabState } from '../../app/classroom/class-input.js';
 import {
   type CheckReport,
   CheckReportSchema,
+  type RunPointer,
   STAGE_NAMES,
   type StageName,
 } from '../../app/harness/check-report.js';
@@ -22,6 +23,8 @@ export function checkReport(
     unjudged?: StageName;
     stoppedAt?: StageName;
     finishedAt?: string;
+    /** The run the failing stage's expectation is about (the checker's run pointer). */
+    run?: RunPointer;
   } = {},
 ): CheckReport {
   const last = requested === 'all' ? STAGE_NAMES.length : STAGE_NAMES.indexOf(requested) + 1;
@@ -47,6 +50,7 @@ export function checkReport(
           : null,
     detail: null,
     at: options.finishedAt ?? AT,
+    run: stage === options.failing ? (options.run ?? null) : null,
   }));
   return CheckReportSchema.parse({
     kind: 'stage-check',
@@ -75,6 +79,19 @@ export function checkReport(
         : { stage: options.stoppedAt, path: 'suspicious-login', message: options.hint ?? 'nothing listens' },
   });
 }
+
+/** The run a failure points at, as the checker writes it: `node` failed in execution `id`. */
+export const runAt = (
+  node: string,
+  id = '7',
+  url = `http://127.0.0.1:5601/workflow/wf1/executions/${id}`,
+) => ({
+  execution_id: id,
+  url,
+  status: 'error',
+  node,
+  why: `${node} errored`,
+});
 
 export const ENRICH_HINT =
   'GET /identity/lab-admin was never called: after Validate, ask the identity system about the alert’s user';

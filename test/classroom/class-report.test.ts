@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildClassReport } from '../../app/classroom/class-report.js';
-import { renderCsv } from '../../app/classroom/render-csv.js';
+import { renderCsv, renderHistoryCsv } from '../../app/classroom/render-csv.js';
+import { renderHtml } from '../../app/classroom/render-html.js';
+import { historyLineOf } from '../../app/harness/check-history.js';
 import { STAGE_NAMES } from '../../app/harness/check-report.js';
 import { spawnNode } from '../helpers/service-process.js';
-import { CLASS, checkReport, ENRICH_HINT, STOPPED_LINE } from './class-fixture.js';
+import { CLASS, checkReport, ENRICH_HINT, runAt, STOPPED_LINE } from './class-fixture.js';
 
 const AT = '2026-11-24T09:41:07.000Z';
 
@@ -109,6 +111,134 @@ describe('the class as a grid', () => {
   });
 });
 
+/** A check of ann's at `at` (10:mm of the class's day): failing first at `node`, or passing. */
+const annCheck = (minute: number, node: string | null) =>
+  checkReport('decide', {
+    finishedAt: `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`,
+    ...(node === null ? {} : { failing: 'enrich', hint: ENRICH_HINT, run: runAt(node, String(minute)) }),
+  });
+/** ann's class: her history (oldest first, each a check as the checker wrote its line) and her last report. */
+const ann = (history: unknown[], report: unknown) =>
+  buildClassReport({
+    generated_at: CLASS.generated_at,
+    labs: [{ name: 'ann', state: 'running', editor_url: null, console_url: null, report, history }],
+  });
+const annRow = (history: unknown[], report: unknown) => {
+  const row = ann(history, report).labs[0];
+  if (row === undefined) throw new Error('no ann');
+  return row;
+};
+/** A history line as the checker wrote it before it named nodes: no first_node, no first_run_url. */
+const olderLine = (minute: number) => {
+  const { first_node: _node, first_run_url: _url, ...line } = historyLineOf(annCheck(minute, 'Record'));
+  return line;
+};
+
+describe('stuck at a node', () => {
+  it('since the first of the last checks in a row that failed first at the same node', () => {
+    const checks = [annCheck(30, 'Enrich'), annCheck(35, null), annCheck(38, 'Enrich')];
+    const stuck = [annCheck(42, 'Record'), annCheck(50, 'Record'), annCheck(55, 'Record')];
+    const row = annRow([...checks, ...stuck].map(historyLineOf), stuck[2]);
+    expect(row).toMatchObject({
+      next_stage: 'enrich',
+      next_hint: ENRICH_HINT,
+      next_node: 'Record',
+      next_run_url: 'http://127.0.0.1:5601/workflow/wf1/executions/55',
+      stuck: { since: '2026-11-24T10:42:00.000Z', checks: 3 },
+    });
+  });
+
+  it('a pass, another node, or a line from before nodes were named ends the run; none when the last passed', () => {
+    const passed = [annCheck(40, 'Record'), annCheck(41, null), annCheck(42, 'Record')];
+    expect(annRow(passed.map(historyLineOf), passed[2]).stuck).toEqual({
+      since: '2026-11-24T10:42:00.000Z',
+      checks: 1,
+    });
+    const older = [
+      olderLine(40),
+      historyLineOf(annCheck(44, 'Record')),
+      historyLineOf(annCheck(47, 'Record')),
+    ];
+    expect(annRow(older, annCheck(47, 'Record')).stuck).toEqual({
+      since: '2026-11-24T10:44:00.000Z',
+      checks: 2,
+    });
+    const fixed = [annCheck(40, 'Record'), annCheck(45, null)];
+    expect(annRow(fixed.map(historyLineOf), fixed[1])).toMatchObject({ next_node: null, stuck: null });
+  });
+
+  it('older lines only: the board still reads them, and names no node', () => {
+    const row = annRow([olderLine(40), olderLine(45)], null);
+    expect(row).toMatchObject({ check: 'checked', next_stage: 'enrich', next_node: null, stuck: null });
+    expect(row.history_unreadable).toBe(0);
+  });
+
+  it('from the history alone, from a report alone (that one check), and from a report the history missed', () => {
+    const lines = [annCheck(42, 'Record'), annCheck(50, 'Record')].map(historyLineOf);
+    expect(annRow(lines, null)).toMatchObject({
+      next_node: 'Record',
+      stuck: { since: '2026-11-24T10:42:00.000Z', checks: 2 },
+    });
+    expect(annRow([], annCheck(50, 'Record')).stuck).toEqual({
+      since: '2026-11-24T10:50:00.000Z',
+      checks: 1,
+    });
+    // A last check the history missed (its line not written) still counts, once, after the history's run;
+    // a history line after the report shown (the report is the host's older copy) is not walked.
+    expect(annRow(lines, annCheck(55, 'Record')).stuck).toEqual({
+      since: '2026-11-24T10:42:00.000Z',
+      checks: 3,
+    });
+    expect(annRow(lines, annCheck(42, 'Record')).stuck).toEqual({
+      since: '2026-11-24T10:42:00.000Z',
+      checks: 1,
+    });
+  });
+
+  it('the page shows it beside the hint, escaped, its run linked only when it is a web address', () => {
+    const evil = '<img src=x onerror=alert(1)>Record';
+    const stuck = [annCheck(42, evil), annCheck(50, evil)];
+    const page = String(renderHtml(ann(stuck.map(historyLineOf), stuck[1])));
+    expect(page).toContain(
+      '<span class="stage-name">enrich:</span> GET /identity/lab-admin was never called: after Validate, ask the identity system about the alert’s user<div class="stuck"',
+    );
+    expect(page).toContain(
+      'stuck at <b class="node">&lt;img src=x onerror=alert(1)&gt;Record</b> since 10:42 <span class="checks">(2 checks)</span> · <a href="http://127.0.0.1:5601/workflow/wf1/executions/50" target="_blank" rel="noopener">the run</a></div>',
+    );
+    expect(page).not.toContain('<img');
+    const bad = checkReport('decide', {
+      failing: 'enrich',
+      finishedAt: '2026-11-24T10:50:00.000Z',
+      run: runAt('Record', '50', 'javascript:alert(1)'),
+    });
+    const unlinked = String(renderHtml(ann([], bad)));
+    expect(unlinked).toContain(
+      'stuck at <b class="node">Record</b> since 10:50 <span class="checks">(1 check)</span></div>',
+    );
+    expect(unlinked).not.toContain('javascript:');
+    // A check without a node (a report from before): the hint alone, as before.
+    const before = String(
+      renderHtml(ann([], checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT }))),
+    );
+    expect(before).toContain(`<span class="stage-name">enrich:</span> ${ENRICH_HINT}</td>`);
+    expect(before).not.toContain('class="stuck"');
+  });
+
+  it('the CSVs carry the node, since when, and the run', () => {
+    const stuck = [annCheck(42, 'Record'), annCheck(50, 'Record')];
+    const report = ann(stuck.map(historyLineOf), stuck[1]);
+    const row = renderCsv(report).split('\r\n')[1];
+    expect(row).toContain(
+      `,enrich,"${ENRICH_HINT}",Record,2026-11-24T10:42:00.000Z,http://127.0.0.1:5601/workflow/wf1/executions/50,2,`,
+    );
+    const history = renderHistoryCsv(report).split('\r\n');
+    expect(history[0]).toMatch(/,first_failed,first_hint,first_node,first_run_url$/);
+    expect(history[1]).toMatch(/,Record,http:\/\/127\.0\.0\.1:5601\/workflow\/wf1\/executions\/42$/);
+    const older = renderHistoryCsv(ann([olderLine(40)], null)).split('\r\n');
+    expect(older[1]).toMatch(/,enrich,"[^"]*",,$/);
+  });
+});
+
 describe('report-cli', () => {
   const input = JSON.stringify(CLASS);
 
@@ -118,10 +248,10 @@ describe('report-cli', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      `trainee,lab_state,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint,checks,${STAGE_NAMES.map((s) => `${s}_first_passed`).join(',')}`,
+      `trainee,lab_state,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint,next_node,stuck_since,next_run_url,checks,${STAGE_NAMES.map((s) => `${s}_first_passed`).join(',')}`,
     );
     expect(lines[2]).toBe(
-      `bob,running,${AT},decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}",0,${AT},${AT},,${AT},${AT}${','.repeat(6)}`,
+      `bob,running,${AT},decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}",,,,0,${AT},${AT},,${AT},${AT}${','.repeat(6)}`,
     );
     expect(lines[5]).toMatch(/^erin,running,never checked,,not checked,/);
     expect(stdout).toBe(renderCsv(buildClassReport(CLASS)));
@@ -137,13 +267,17 @@ describe('report-cli', () => {
             up: true,
             editor_url: null,
             console_url: null,
-            report: checkReport('webhook', { failing: 'webhook', hint: 'a, "b"' }),
+            report: checkReport('webhook', {
+              failing: 'webhook',
+              hint: 'a, "b"',
+              run: runAt('=Record', '9', 'javascript:alert(1)'),
+            }),
           },
         ],
       }),
     );
     expect(csv.split('\r\n')[1]).toBe(
-      `"'=HYPERLINK(""x"")",running,${AT},webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b""",0${','.repeat(11)}`,
+      `"'=HYPERLINK(""x"")",running,${AT},webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b""",'=Record,${AT},javascript:alert(1),0${','.repeat(11)}`,
     );
   });
 

@@ -43,7 +43,7 @@ describe('the Check control in chromium', () => {
     await page.click('#check-run');
     await expect
       .poll(() => page.textContent('#check-status'), { timeout: 10_000 })
-      .toMatch(/^Checking validate \(started/);
+      .toMatch(/^Checking everything up to validate \(started/);
     expect(await page.isDisabled('#check-run')).toBe(true);
     // A second request while it runs (the button is disabled; the API says why).
     const token = await page.getAttribute('meta[name="console-token"]', 'content');
@@ -61,11 +61,11 @@ describe('the Check control in chromium', () => {
     await expect
       .poll(() => page.locator('#check-lines li').count(), { timeout: 60_000, interval: 100 })
       .toBeGreaterThan(0);
-    expect(await page.textContent('#check-status')).toMatch(/^Checking validate/);
+    expect(await page.textContent('#check-status')).toMatch(/^Checking everything up to validate/);
 
     await expect
       .poll(() => page.textContent('#check-status'), { timeout: 120_000, interval: 500 })
-      .toMatch(/^Check of validate finished \d\d:\d\d:\d\d: passed\.$/);
+      .toMatch(/^Check of everything up to validate finished \d\d:\d\d:\d\d: passed\.$/);
     const lines = await page.locator('#check-lines li').allTextContents();
     expect(lines.some((l) => /^PASS\s+webhook\s/.test(l))).toBe(true);
     expect(lines.some((l) => /^PASS\s+validate\s/.test(l))).toBe(true);

@@ -155,6 +155,80 @@ describe('POST /api/check', () => {
     expect(state.check?.requested).toBe('enrich');
   });
 
+  it('checks a stage on its own (--only) or with every stage before it, and says which', async () => {
+    const c = await startConsole();
+    const argvOf = () =>
+      (JSON.parse(readFileSync(`${c.report}.argv.json`, 'utf8')) as { argv: string[] }).argv;
+    // on its own is one stage, never all; and a yes or no, nothing else. None of these starts the checker.
+    for (const body of [
+      { stage: 'all', only: true },
+      { stage: 'enrich', only: 'yes' },
+    ]) {
+      const res = await post(c, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^only: /);
+    }
+    expect(existsSync(`${c.report}.argv.json`)).toBe(false);
+
+    const alone = await post(c, { stage: 'enrich', only: true });
+    expect(alone.status).toBe(202);
+    expect(((await alone.json()) as { message: string }).message).toBe(
+      'check of enrich on its own started; its lines appear under Check',
+    );
+    const done = await until(
+      () => run(c),
+      (r) => !r.running,
+    );
+    expect(done).toMatchObject({ stage: 'enrich', only: true, exit: '0' });
+    expect(argvOf().slice(0, 4)).toEqual(['--stage', 'enrich', '--only', '--target']);
+    const state = await until(
+      async () =>
+        (await (await fetch(`${c.url}/api/state`)).json()) as { check: { stages?: unknown[] } | null },
+      (s) => s.check !== null,
+    );
+    expect(state.check?.stages).toEqual([
+      { stage: 'enrich', status: 'pass', counts: { pass: 1, fail: 0, unjudged: 0 } },
+    ]);
+
+    const upTo = await post(c, { stage: 'enrich', only: false });
+    expect(((await upTo.json()) as { message: string }).message).toBe(
+      'check of everything up to enrich started; its lines appear under Check',
+    );
+    expect(
+      await until(
+        () => run(c),
+        (r) => !r.running,
+      ),
+    ).toMatchObject({ stage: 'enrich', only: false });
+    expect(argvOf()).not.toContain('--only');
+  });
+
+  it('hands the page each failure’s run as the checker wrote it: node, address, why (drawn as text)', async () => {
+    const c = await startConsole();
+    expect((await post(c, { stage: 'validate' })).status).toBe(202);
+    const state = await until(
+      async () =>
+        (await (await fetch(`${c.url}/api/state`)).json()) as {
+          check: { results?: { status: string; run?: unknown }[] } | null;
+        },
+      (s) => s.check !== null,
+    );
+    expect(state.check?.results?.[0]).toMatchObject({
+      status: 'fail',
+      run: {
+        execution_id: '42',
+        url: `${N8N}/workflow/wf-7/executions/42`,
+        status: 'error',
+        node: '<img src=x onerror="document.title=1">Record',
+        why: 'Record errored: <b>the case system refused</b> & gave up',
+      },
+    });
+    // The page draws it with textContent only: the script that draws the panel sets no HTML.
+    const script = await (await fetch(`${c.url}/console.js`)).text();
+    expect(script).toContain('open run ');
+    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+
   it('uses --api URL for a console that reaches the mock API over TCP (make run)', async () => {
     const c = await startConsole({ MOCK_API_SOCKET: '', MOCK_API_URL: 'http://127.0.0.1:8081' });
     expect((await post(c, { stage: 'all' })).status).toBe(202);
@@ -182,7 +256,7 @@ describe('POST /api/check', () => {
     expect(second.status).toBe(409);
     const body = (await second.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('check_running');
-    expect(body.error.message).toMatch(/A check \(approve, started .*\) is running already/);
+    expect(body.error.message).toMatch(/A check \(everything up to approve, started .*\) is running already/);
 
     const ended = await until(
       () => run(c),

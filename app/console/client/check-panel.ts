@@ -2,6 +2,7 @@
  * The Check control and the Last stage check panel: the chosen stage's brief, the checker's run as it
  * goes, then its report; and the Add a starter control beside Check.
  */
+import { checkScope } from '../check-scope.js';
 import type { CheckLine, CheckRunView, StagesView } from '../check-view.js';
 import { $, h, input, time } from './dom.js';
 
@@ -14,8 +15,67 @@ function field(record: unknown, key: string): unknown {
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-// The stage checker's report (app/harness/check-report.ts: passed, stages[{stage, status,
-// counts}], results[{stage, expectation, status, hint}]), read loosely.
+/** The report's scope: its `only` when it says, else read from its stages (on its own: the one stage judged
+ * is the one asked for; a check of everything up to a stage starts at the first, webhook, where the two
+ * are one and the same). */
+function scopeOf(check: unknown): string | undefined {
+  const requested = text(field(check, 'requested'));
+  if (requested === undefined) return undefined;
+  const said = field(check, 'only');
+  const judged = list(field(check, 'stages')).map((s) => text(field(s, 'stage')));
+  const only =
+    typeof said === 'boolean'
+      ? said
+      : requested !== 'webhook' && judged.length > 0 && judged.every((stage) => stage === requested);
+  return checkScope(requested, only);
+}
+
+/** An address the page may link to: http(s) only, so a report can never make the page run a script. */
+function webAddress(v: unknown): string | null {
+  const raw = text(v);
+  if (raw === undefined) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The run a FAIL or UNJUDGED line is about (the report's `run`): the node where it went wrong, a link that
+ * opens that run in the editor in a new tab (the trainee is signed in there), and why in one line. Nothing
+ * when the report has no run for it.
+ */
+function runLines(run: unknown): HTMLElement[] {
+  if (run === null || typeof run !== 'object') return [];
+  const node = text(field(run, 'node'));
+  const status = text(field(run, 'status'));
+  const execution = text(field(run, 'execution_id'));
+  const href = webAddress(field(run, 'url'));
+  const why = text(field(run, 'why'));
+  const parts: (Node | string)[] = [];
+  if (node) parts.push('at node ', h('b', { class: 'node', text: node }));
+  if (href !== null) {
+    if (parts.length) parts.push(' · ');
+    const label = execution ? `open run ${execution} in n8n` : 'open the run in n8n';
+    parts.push(h('a', { class: 'run-link', href, target: '_blank', rel: 'noopener', text: label }));
+    if (status) parts.push(` (${status})`);
+  } else if (text(field(run, 'url'))) {
+    // Not a web address: shown, never linked.
+    parts.push(
+      `${parts.length ? ' · ' : ''}run: `,
+      h('span', { class: 'mono', text: String(field(run, 'url')) }),
+    );
+  }
+  const out: HTMLElement[] = [];
+  if (parts.length) out.push(h('div', { class: 'run' }, ...parts));
+  if (why) out.push(h('div', { class: 'why', text: why }));
+  return out;
+}
+
+// The stage checker's report (app/harness/check-report.ts: passed, requested, stages[{stage, status,
+// counts}], results[{stage, expectation, status, hint, run}]), read loosely.
 export function renderCheck(check: unknown): void {
   const box = $('check');
   box.replaceChildren();
@@ -27,7 +87,6 @@ export function renderCheck(check: unknown): void {
       : passed === false
         ? 'fail'
         : (text(field(check, 'verdict')) ?? text(field(check, 'status')) ?? '');
-  const requested = text(field(check, 'requested'));
   const finished = text(field(check, 'finished_at'));
   box.append(
     h('h3', { text: `Last stage check${verdict ? `: ${verdict}` : ''}` }),
@@ -35,7 +94,7 @@ export function renderCheck(check: unknown): void {
       class: 'meta',
       text: [
         text(field(check, 'target')),
-        requested && `up to ${requested}`,
+        scopeOf(check),
         finished && `finished ${time(finished)}`,
         text(field(check, 'unreadable')),
       ]
@@ -58,18 +117,48 @@ export function renderCheck(check: unknown): void {
       : '';
     out.append(h('li', { class: `verdict-${v}` }, h('b', { text: v }), ` ${name}${counts}`));
   }
-  for (const r of results.filter((r) => field(r, 'status') === 'fail').slice(0, 10)) {
+  // Each failed expectation, then each unjudged one: what to change, and the run it is about.
+  const open = [
+    ...results.filter((r) => field(r, 'status') === 'fail').slice(0, 10),
+    ...results.filter((r) => field(r, 'status') === 'unjudged').slice(0, 5),
+  ];
+  for (const r of open) {
     const hint = field(r, 'hint');
+    const status = String(field(r, 'status'));
     out.append(
       h(
         'li',
-        { class: 'hint' },
-        h('span', { class: 'meta', text: `${String(field(r, 'stage'))}: ` }),
+        { class: `hint ${status}` },
+        h('span', {
+          class: 'meta',
+          text: `${String(field(r, 'stage'))}${status === 'fail' ? '' : ' (unjudged)'}: `,
+        }),
         String(field(r, 'expectation') ?? '') + (hint ? ` → ${String(hint)}` : ''),
+        ...runLines(field(r, 'run')),
       ),
     );
   }
   box.append(out);
+}
+
+/** The two choices of what a check covers: everything up to the stage, or the stage on its own. */
+function scopeRadios(): HTMLInputElement[] {
+  return [...document.querySelectorAll<HTMLInputElement>('input[name="check-scope"]')];
+}
+/** true: the chosen stage on its own (the checker's --only); never for all. */
+export function checkOnly(stage: string): boolean {
+  return stage !== 'all' && scopeRadios().some((r) => r.value === 'only' && r.checked);
+}
+/** `all` has no "on its own": that choice is off (and the other one chosen) while all is chosen. */
+function fitScope(stage: string): void {
+  for (const radio of scopeRadios()) {
+    if (radio.value !== 'only') continue;
+    radio.disabled = stage === 'all';
+    if (stage === 'all' && radio.checked) {
+      radio.checked = false;
+      for (const r of scopeRadios()) if (r.value === 'up-to') r.checked = true;
+    }
+  }
 }
 
 /** The Check control: the run's state, and its lines as they come (a line event, or the whole run). */
@@ -80,16 +169,18 @@ export function renderRun(run: CheckRunView): void {
   const status = $('check-status');
   if (button instanceof HTMLButtonElement) button.disabled = run.running || run.unavailable !== null;
   stage.disabled = run.running || run.unavailable !== null;
+  for (const radio of scopeRadios())
+    radio.disabled = stage.disabled || (radio.value === 'only' && stage.value === 'all');
   $('check-output').hidden = run.line_count === 0 && !run.running;
   if (run.unavailable !== null) {
     status.textContent = run.unavailable;
     status.dataset.state = 'unavailable';
   } else if (run.running) {
-    status.textContent = `Checking ${run.stage} (started ${time(run.started_at)})…`;
+    status.textContent = `Checking ${checkScope(run.stage ?? 'all', run.only)} (started ${time(run.started_at)})…`;
     status.dataset.state = 'running';
   } else if (run.finished_at) {
     const how = run.stopped ?? (run.exit === '0' ? 'passed' : `did not pass (exit ${run.exit})`);
-    status.textContent = `Check of ${run.stage} finished ${time(run.finished_at)}: ${how}.`;
+    status.textContent = `Check of ${checkScope(run.stage ?? 'all', run.only)} finished ${time(run.finished_at)}: ${how}.`;
     status.dataset.state = run.exit === '0' ? 'passed' : 'failed';
   } else {
     status.textContent = '';
@@ -120,6 +211,7 @@ export function setStages(view: StagesView): void {
  * judges, under the alert that exercises it. Also whether Add a starter can be used for it.
  */
 export function renderBrief(stage: string): void {
+  fitScope(stage);
   const box = $('stage-brief');
   box.replaceChildren();
   if (stages === null) return;

@@ -4,9 +4,18 @@
  * The data it reads are the console's own answers, typed by the declarations the server builds them from.
  */
 
+import { checkScope } from '../check-scope.js';
 import type { StagesView } from '../check-view.js';
 import type { ApprovalRequest, ConsoleView } from '../view.js';
-import { addLine, renderBrief, renderCheck, renderRun, renderStarter, setStages } from './check-panel.js';
+import {
+  addLine,
+  checkOnly,
+  renderBrief,
+  renderCheck,
+  renderRun,
+  renderStarter,
+  setStages,
+} from './check-panel.js';
 import { $, fill, h, input, say, time } from './dom.js';
 
 type Case = NonNullable<ConsoleView['state']>['cases'][number];
@@ -340,7 +349,8 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('check-run').addEventListener('click', () => {
     const stage = input('check-stage').value;
-    void act(`Check ${stage}`, '/api/check', { stage });
+    const only = checkOnly(stage);
+    void act(`Check ${checkScope(stage, only)}`, '/api/check', { stage, only });
   });
   input('check-stage').addEventListener('change', () => renderBrief(input('check-stage').value));
   document.getElementById('starter-add')?.addEventListener('click', async () => {
