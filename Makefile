@@ -9,6 +9,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8081
 TARGET ?= lab
 STAGE ?= all
+N ?= 16
+
+# Every value given to make reaches the scripts as data, never as shell code: a recipe line holds
+# $(call quoted,NAME), NAME's own text in single quotes (make's `value`: not expanded), and the settings
+# the scripts read (LAB, ROSTER, FROM, LAB_*) reach them through the environment. A `$` in a value given
+# on make's command line would be expanded by make itself before any script sees it: refused, in one line.
+quoted = '$(subst ','\'',$(value $(1)))'
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(error $(v) holds a '$$': a value given to make is data, and make would expand it; give it without '$$'))))
 
 .PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 
@@ -26,10 +34,10 @@ build: $(STAMP) ## compile TypeScript to dist/
 	npm run build
 
 run: build ## serve the mock API on $(HOST):$(PORT)
-	HOST=$(HOST) PORT=$(PORT) node dist/app/api/main.js
+	HOST=$(call quoted,HOST) PORT=$(call quoted,PORT) node dist/app/api/main.js
 
 console: build ## the lab console on 127.0.0.1:8088 for MOCK_API_URL (default :8081) and N8N_URL (default :5678)
-	CONSOLE_HOST=$(HOST) node dist/app/console/main.js
+	CONSOLE_HOST=$(call quoted,HOST) node dist/app/console/main.js
 
 typecheck: $(STAMP) ## type-check (tsc --noEmit)
 	npm run typecheck
@@ -41,6 +49,7 @@ test: $(STAMP) ## type-check, lint (TypeScript and shell) and run every test tha
 	npm run typecheck
 	npm run lint
 	bash test/lint/shell.sh
+	bash test/docs/nginx.sh
 	npm test
 
 lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck when missing)
@@ -71,34 +80,37 @@ test-lab: build ## the real lab on a private engine: make up, acceptance, reset,
 	bash test/lab/run.sh
 
 test-class-scale: build ## how many trainees one host holds: N=16 labs, all checking STAGE=block at once (long; not in CI)
-	N=$(or $(N),16) bash test/lab/scale.sh
+	N=$(call quoted,N) bash test/lab/scale.sh
 
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
 
 acceptance: ## the acceptance matrix on the lab's published reference (make solution first); developers: TARGET=n8n|reference
-	bash docker/lab.sh acceptance $(TARGET)
+	bash docker/lab.sh acceptance $(call quoted,TARGET)
 
 check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
-	@if [ -n "$(WORKFLOW)" ]; then $(MAKE) -s build && \
-	  E2E_WORKFLOWS="$(WORKFLOW)" E2E_API_KEY=1 E2E_RUNNER='node dist/app/check/cli.js --stage $(STAGE) --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $(ARGS)' bash test/e2e/run.sh; \
-	elif [ "$(TARGET)" = lab ]; then bash docker/lab.sh check $(STAGE) $(ARGS); \
-	elif [ "$(TARGET)" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target n8n --n8n "$(N8N)" --api "$(API)" $(ARGS); \
-	else $(MAKE) -s build && node dist/app/check/cli.js --stage $(STAGE) --target reference $(ARGS); fi
+	@stage=$(call quoted,STAGE) target=$(call quoted,TARGET) workflow=$(call quoted,WORKFLOW); \
+	read -r -a args <<<$(call quoted,ARGS); \
+	if [ -n "$$workflow" ]; then $(MAKE) -s build && \
+	  STAGE="$$stage" ARGS="$${args[*]}" E2E_WORKFLOWS="$$workflow" E2E_API_KEY=1 \
+	  E2E_RUNNER='set -f; node dist/app/check/cli.js --stage "$$STAGE" --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $$ARGS' bash test/e2e/run.sh; \
+	elif [ "$$target" = lab ]; then bash docker/lab.sh check "$$stage" "$${args[@]}"; \
+	elif [ "$$target" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage "$$stage" --target n8n --n8n $(call quoted,N8N) --api $(call quoted,API) "$${args[@]}"; \
+	else $(MAKE) -s build && node dist/app/check/cli.js --stage "$$stage" --target reference "$${args[@]}"; fi
 
 starter: ## for a trainee stuck at STAGE=<stage>: the reference up to the stage before, added unpublished to the editor
-	bash docker/lab.sh starter $(STAGE)
+	bash docker/lab.sh starter $(call quoted,STAGE)
 
 up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
 	bash docker/lab.sh up
 
-down: ## save the lab's workflows to saved/<lab>/, then remove the lab (a failed save removes nothing; FORCE=1)
+down: ## save the lab's workflows to saved/<lab>/ and its checks to reports/, then remove the lab (a failed save removes nothing; LAB_FORCE_DOWN=1)
 	bash docker/lab.sh down
 
 save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/ (trainer-only)
 	bash docker/lab.sh save
 
-restore: ## the latest save (or FROM=saved/<lab>/<time>) back into the running lab, published ones published
+restore: ## save the lab first, then the latest save (or FROM=saved/<lab>/<time>) back into it, published ones published
 	bash docker/lab.sh restore
 
 stop: ## stop the lab's containers for the night; workflows, login and settings are kept
@@ -125,7 +137,7 @@ logs: ## follow the lab's logs
 class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
 	bash docker/lab.sh class-up
 
-class-down: ## save, then remove, every lab of ROSTER=<file>
+class-down: ## save (workflows and checks), then remove, every lab of ROSTER=<file>
 	bash docker/lab.sh class-down
 
 class-save: ## make save for every lab of ROSTER=<file>

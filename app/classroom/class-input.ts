@@ -1,7 +1,8 @@
 /**
  * What the class report and the class board read, per lab: its name, its state (from the host's
  * `docker ps`), its URLs, its last stage-check report and its check history, as the lab's reports volume
- * holds them. Two ways in, one shape: a JSON document on stdin (report-cli), or the labs' folders and the
+ * and the host's copies hold them (every check once, whether the lab is up, gone or up again with an
+ * empty volume). Two ways in, one shape: a JSON document on stdin (report-cli), or the labs' folders and the
  * host's states file (lab-folders.ts: the board, and report-cli --labs).
  */
 import { z } from 'zod';

@@ -1,11 +1,14 @@
 /**
  * The class as the labs wrote it: each lab's reports folder (its `lab-reports` volume, mounted read-only at
- * <labs>/<name>: check-last.json, check-history.jsonl), the host's copies in <saved>/<name> for a lab whose
- * volume is gone, and the host's states file (the roster, each lab's state and URLs). A file is read again
- * only when its size, time or inode changed, so a board polled by many tabs reads little.
+ * <labs>/<name>: check-last.json, check-history.jsonl), the host's copies in <saved>/<name> (kept by every
+ * `make check` and before every removal), and the host's states file (the roster, each lab's state and
+ * URLs). The last report is the volume's, else the host's copy; the history is both merged, so a lab that
+ * is gone, or came back with an empty volume, keeps every check it ran. A file is read again only when
+ * its size, time or inode changed, so a board polled by many tabs reads little.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { HISTORY_FILE } from '../harness/check-history.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
@@ -20,12 +23,46 @@ export interface LabFoldersOptions {
 
 const REPORT_FILE = 'check-last.json';
 const NAME = /^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/;
+/** Lines kept per lab (class-input.ts's bound): the newest. */
+const HISTORY_KEPT = 5000;
+const NO_LINES: readonly string[] = [];
+const TimedLineSchema = z.object({ at: z.string() });
+
+/** When a history line's check finished, or -Infinity for a line without a readable time (it goes
+ * first: the model counts it unreadable wherever it is). */
+function timeOf(line: string): number {
+  try {
+    const parsed = TimedLineSchema.safeParse(JSON.parse(line));
+    const at = parsed.success ? Date.parse(parsed.data.at) : Number.NaN;
+    return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at;
+  } catch {
+    return Number.NEGATIVE_INFINITY;
+  }
+}
+
+/** Histories of one lab merged: each line once (the host's copy holds byte copies of the volume's lines),
+ * oldest first (a stable sort: lines of one instant keep their order), the newest HISTORY_KEPT. */
+export function mergeHistories(...histories: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  const lines: { line: string; at: number }[] = [];
+  for (const history of histories) {
+    for (const raw of history) {
+      const line = raw.trim();
+      if (line === '' || seen.has(line)) continue;
+      seen.add(line);
+      lines.push({ line, at: timeOf(line) });
+    }
+  }
+  lines.sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? -1 : 1));
+  return lines.slice(-HISTORY_KEPT).map((l) => l.line);
+}
 
 type Read<T> = { found: true; value: T } | { found: false };
 
 export class LabFolders {
   readonly #options: LabFoldersOptions;
   readonly #cache = new Map<string, { key: string; value: unknown }>();
+  readonly #merged = new Map<string, { host: readonly string[]; own: readonly string[]; lines: string[] }>();
 
   constructor(options: LabFoldersOptions) {
     this.#options = options;
@@ -61,6 +98,24 @@ export class LabFolders {
     const own = await this.#read(join(this.#options.labs, name, file), parse);
     if (own.found || this.#options.saved === undefined) return own;
     return this.#read(join(this.#options.saved, name, file), parse);
+  }
+
+  /** The lab's history: the host's copy and the volume's lines merged. */
+  async #history(name: string): Promise<string[]> {
+    const split = (text: string): readonly string[] => text.split('\n');
+    const own = await this.#read(join(this.#options.labs, name, HISTORY_FILE), split);
+    const host =
+      this.#options.saved === undefined
+        ? ({ found: false } as const)
+        : await this.#read(join(this.#options.saved, name, HISTORY_FILE), split);
+    const hostLines = host.found ? host.value : NO_LINES;
+    const ownLines = own.found ? own.value : NO_LINES;
+    // The files' parsed lines are the cache's own arrays while the files do not change: so is the merge.
+    const merged = this.#merged.get(name);
+    if (merged?.host === hostLines && merged.own === ownLines) return merged.lines;
+    const lines = mergeHistories(hostLines, ownLines);
+    this.#merged.set(name, { host: hostLines, own: ownLines, lines });
+    return lines;
   }
 
   async #roster(): Promise<{ states_at: string | null; labs: Omit<LabInput, 'report' | 'history'>[] }> {
@@ -117,13 +172,10 @@ export class LabFolders {
             return { unreadable: text.slice(0, 80) };
           }
         });
-        const history = await this.#labFile(lab.name, HISTORY_FILE, (text) =>
-          text.split('\n').filter((l) => l.trim() !== ''),
-        );
         return {
           ...lab,
           report: report.found ? report.value : null,
-          history: history.found ? history.value.slice(-5000) : [],
+          history: await this.#history(lab.name),
         };
       }),
     );

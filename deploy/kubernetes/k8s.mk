@@ -2,7 +2,7 @@
 .PHONY: k8s-render k8s-verify
 
 k8s-render: ## write a class's Kubernetes manifests, a namespace per name in ROSTER=<file>, to labs/k8s/class.yaml (K8S_IMAGE=... needed)
-	@bash deploy/kubernetes/render.sh "$(ROSTER)"
+	@bash deploy/kubernetes/render.sh $(call quoted,ROSTER)
 
 k8s-verify: ## after kubectl apply: every lab of ROSTER=<file> ready, its key kept, unreachable from another namespace
-	@bash deploy/kubernetes/verify.sh "$(ROSTER)"
+	@bash deploy/kubernetes/verify.sh $(call quoted,ROSTER)

@@ -142,7 +142,9 @@ board_where() {
   fi
 }
 
-# The board's own secret, made once (labs/class-board.env, private), for a board published beyond loopback.
+# The board's own secret, made once (labs/class-board.env, private: 600 whatever the caller's umask, the
+# file opened after the umask is set, and a file an older version left readable made private), for a
+# board published beyond loopback. Prints the secret only (the message goes to stderr).
 board_secret() {
   local file
   file=$(board_env_file)
@@ -150,11 +152,14 @@ board_secret() {
     mkdir -p "$(dirname "$file")"
     (
       umask 077
-      echo "# Written by \`make class-board\` (docker/lab/board.sh): the class board's secret. Never commit it."
-      echo "CLASS_BOARD_SECRET=$(random_hex 16)"
-    ) >"$file"
-    say "wrote the class board's secret to ${file#"$LAB_DIR"/}"
+      {
+        echo "# Written by \`make class-board\` (docker/lab/board.sh): the class board's secret. Never commit it."
+        echo "CLASS_BOARD_SECRET=$(random_hex 16)"
+      } >"$file"
+    )
+    say "wrote the class board's secret to ${file#"$LAB_DIR"/}" >&2
   fi
+  chmod 600 "$file"
   sed -n 's/^CLASS_BOARD_SECRET=//p' "$file" | tail -n 1
 }
 

@@ -2,9 +2,11 @@
 # A class: one lab per trainee named in a roster file (one name a line; `#` starts a comment). Each lab is
 # exactly what `make up LAB=<name>` makes; the class commands run the lab commands once per name.
 
-# roster_names FILE: the names, one a line; refuses an invalid or repeated name with its line number.
+# roster_names FILE [accounts]: the names, one a line; refuses an invalid or repeated name with its line
+# number. With `accounts` (make class-up, make roster: each name becomes a host account's sshd Match
+# block), also a name that is a system account of this machine or the trainer's own login.
 roster_names() {
-  local file=$1 line name n=0 seen=" "
+  local file=$1 line name n=0 seen=" " why
   [ -n "$file" ] || die "ROSTER is needed: make class-up ROSTER=class.txt (one trainee name a line)"
   [ -f "$file" ] || die "ROSTER=$file: no such file"
   while IFS= read -r line || [ -n "$line" ]; do
@@ -16,12 +18,37 @@ roster_names() {
       die "$file line $n: '$name' is not a lab name (lower-case letters, digits and '-', starting with a letter, at most 32)"
     case "$seen" in *" $name "*) die "$file line $n: '$name' is named twice" ;; esac
     seen="$seen$name "
+    if [ "${2:-}" = accounts ]; then
+      why=$(not_a_trainee_account "$name")
+      [ -z "$why" ] ||
+        die "$file line $n: '$name' $why: make roster would write sshd settings for it; give the trainee another name"
+    fi
     echo "$name"
   done <"$file"
 }
 
+# Why NAME cannot be a trainee's host account, or nothing: the trainer's own login (also the one sudo
+# was run from), or a system account (uid below 1000 or from 60000, Debian's system ranges: root,
+# daemon, www-data, nobody...).
+not_a_trainee_account() {
+  local me="" entry="" uid=""
+  ! command -v id >/dev/null 2>&1 || me=$(id -un 2>/dev/null || true)
+  if [ "$1" = "$me" ] || [ "$1" = "${SUDO_USER:-}" ]; then
+    echo "is your own login on this machine"
+    return 0
+  fi
+  # The account database as the system sees it (getent: LDAP and the like too), else /etc/passwd.
+  ! command -v getent >/dev/null 2>&1 || entry=$(getent passwd "$1" 2>/dev/null || true)
+  [ -n "$entry" ] || [ ! -r /etc/passwd ] || entry=$(grep -m 1 "^$1:" /etc/passwd 2>/dev/null || true)
+  [ -z "$entry" ] || IFS=: read -r _ _ uid _ <<<"$entry"
+  if [[ $uid =~ ^[0-9]+$ ]] && { [ "$uid" -lt 1000 ] || [ "$uid" -ge 60000 ]; }; then
+    echo "is a system account of this machine (uid $uid)"
+  fi
+  return 0
+}
+
 class_names() {
-  CLASS=$(roster_names "${ROSTER:-}") || exit 1
+  CLASS=$(roster_names "${ROSTER:-}" "${1:-}") || exit 1
   [ -n "$CLASS" ] || die "ROSTER=$ROSTER names nobody"
 }
 
@@ -38,7 +65,7 @@ lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab
 # then started together, then each is waited for and set up.
 cmd_class_up() {
   local start=$SECONDS name new=""
-  class_names
+  class_names accounts
   need_docker
   for name in $CLASS; do lab_running "$name" || new="$new $name"; done
   need_memory $(($(running_labs) + $(echo "$new" | wc -w)))
@@ -58,6 +85,7 @@ cmd_class_up() {
 # the first that fails stops the rest (class-down: a lab whose save failed, and those after it, stay).
 cmd_class_each() {
   local name
+  [ "$1" != down ] || refuse_force
   class_names
   for name in $CLASS; do lab_sh "$name" "$1" || die "stopped at lab $name; the labs after it were not touched"; done
 }
@@ -65,13 +93,21 @@ cmd_class_each() {
 # The roster a trainer hands out, written to labs/class-roster.txt (private: it holds the logins).
 cmd_roster() {
   local name file=$LAB_DIR/labs/class-roster.txt
-  class_names
+  class_names accounts
   mkdir -p "$LAB_DIR/labs"
+  # Private whatever the caller's umask, also a file an older roster left readable.
   (
     umask 077
     for name in $CLASS; do lab_sh "$name" where-short || echo "$name: not running"; done >"$file"
+    chmod 600 "$file"
     mkdir -p "$LAB_DIR/labs/sshd"
-    for name in $CLASS; do lab_sh "$name" sshd-settings >"$LAB_DIR/labs/sshd/$name.conf" 2>/dev/null || rm -f "$LAB_DIR/labs/sshd/$name.conf"; done
+    for name in $CLASS; do
+      if lab_sh "$name" sshd-settings >"$LAB_DIR/labs/sshd/$name.conf" 2>/dev/null; then
+        chmod 600 "$LAB_DIR/labs/sshd/$name.conf"
+      else
+        rm -f "$LAB_DIR/labs/sshd/$name.conf"
+      fi
+    done
   )
   cat "$file"
   say "the roster is in ${file#"$LAB_DIR"/}; each trainee's sshd settings (their own two tunnels only) in labs/sshd/<name>.conf"

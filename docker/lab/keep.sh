@@ -6,9 +6,12 @@
 # container of the lab's n8n service (its database and key; the running editor is not touched, and a stopped
 # lab's database is started for it), streamed out as a tar archive and written, with an index, to
 # saved/<lab>/<UTC time>/ (the single lab: saved/_default/), readable by the trainer only. LAB_SAVE_DIR
-# puts saves elsewhere. A restore is n8n's own import of a save into the running lab (ids kept, so twice
-# makes no duplicate), then the workflows the save records as published published again through n8n's
-# API (app/n8n/restore.ts).
+# puts saves elsewhere. Each save has a folder of its own (a suffix -02, -03... when a second one ends in
+# the same second, so that names sort in time order); one save of a lab runs at a time (a lock in its
+# saves folder); only the folders a save makes are made private (a LAB_SAVE_DIR that was there keeps its
+# mode). A restore saves the lab first (what the editor holds a moment before is never lost), then is
+# n8n's own import of a save into the running lab (ids kept, so twice makes no duplicate), then the
+# workflows the save records as published published again through n8n's API (app/n8n/restore.ts).
 
 save_root() { echo "${LAB_SAVE_DIR:-$LAB_DIR/saved}"; }
 save_dir_of_lab() { echo "$(save_root)/${LAB:-_default}"; }
@@ -38,12 +41,14 @@ const workflows = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().
 });
 const lines = workflows.map((w) => "    " + JSON.stringify(w));
 process.stdout.write("{\n  \"lab\": " + JSON.stringify(process.env.LAB_NAME) + ",\n  \"saved_at\": " +
-  JSON.stringify(new Date().toISOString()) + ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
+  JSON.stringify(new Date().toISOString()) + ",\n  \"made_by\": " + JSON.stringify(process.env.MADE_BY || "save") +
+  ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
 
 # n8n's CLI in a one-off container of the lab's n8n service, the script on argv: `n8n_oneoff SCRIPT`.
 # Its database and queue are started (and waited for) when the lab is stopped.
 n8n_oneoff() {
-  compose run --rm -T --entrypoint sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" n8n -c "$1"
+  compose run --rm -T --entrypoint sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" \
+    -e MADE_BY="${MADE_BY:-save}" n8n -c "$1"
 }
 
 # Whether the lab has a database to save from (its Postgres volume exists, whatever its containers do).
@@ -54,16 +59,34 @@ save_summary() {
   echo "$(grep -c '"file":' "$1/index.json" || true) workflow(s), $(grep -c '"published":true' "$1/index.json" || true) published"
 }
 
-# lab_save: writes a save and prints its folder; one line on stderr and non-zero on failure (nothing
-# half-written is left: the folder gets its name only when complete). A stopped lab stays stopped.
+# lab_save [MADE_BY]: writes a save and prints its folder; one line on stderr and non-zero on failure
+# (nothing half-written is left: the folder gets its name only when complete). MADE_BY (save, down or
+# restore, recorded in the index) tells a restore's own saves apart. A stopped lab stays stopped. Called
+# in a subshell ($(...)): the lock it takes ends with it.
 lab_save() {
-  local dir stamp part err running rc
+  local MADE_BY=${1:-save} root dir made=() stamp name n part err running rc lock
+  root=$(save_root)
   dir=$(save_dir_of_lab)
-  stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
+  [ -d "$root" ] || made+=("$root")
+  [ -d "$dir" ] || made+=("$dir")
   if ! err=$( (umask 077 && mkdir -p "$dir") 2>&1); then
     echo "lab: could not make $(shown_path "$dir"): ${err##*: }" >&2
     return 1
   fi
+  # Private: only the folders this save made; a LAB_SAVE_DIR that was there (a shared backup mount) keeps
+  # its mode.
+  [ "${#made[@]}" = 0 ] || chmod 700 "${made[@]}" 2>/dev/null || true
+  # One save of a lab at a time (flock, util-linux; without it, as on a machine that is not Linux, no lock).
+  if command -v flock >/dev/null 2>&1; then
+    if ! (umask 077 && : >>"$dir/.lock") 2>/dev/null; then
+      echo "lab: could not open $(shown_path "$dir")/.lock" >&2
+      return 1
+    fi
+    exec {lock}>>"$dir/.lock"
+    flock -n "$lock" ||
+      { echo "lab: another save of $(lab_title) is running (make save, restore or down); wait for it to end, then retry" >&2; return 1; }
+  fi
+  stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
   part=$dir/.$stamp.part
   rm -rf "$part"
   (umask 077 && mkdir "$part") || return 1
@@ -74,14 +97,21 @@ lab_save() {
   [ -n "$running" ] || compose stop postgres redis >/dev/null 2>&1 || true
   if [ "$rc" != 0 ]; then
     rm -rf "$part"
-    echo "lab: n8n's export of $(lab_title) failed: $(grep -v '^ *$' <<<"$err" | tail -n 1)" >&2
+    # n8n's own words, not tar's complaint about the empty stream that followed them.
+    echo "lab: n8n's export of $(lab_title) failed: $(grep -v '^ *$' <<<"$err" | grep -v '^tar: ' | tail -n 1)" >&2
     return 1
   fi
   [ -s "$part/index.json" ] || { rm -rf "$part"; echo "lab: n8n's export of $(lab_title) wrote no index" >&2; return 1; }
   chmod -R go= "$part"
-  mv "$part" "$dir/$stamp"
-  chmod 700 "$(save_root)" "$dir" 2>/dev/null || true
-  echo "$dir/$stamp"
+  # A folder of its own, never inside another save's: a second save ending in the same second gets -02
+  # (names sort in time order: the stamp first, then the suffix).
+  name=$stamp n=1
+  while [ -e "$dir/$name" ]; do
+    n=$((n + 1))
+    name=$stamp-$(printf '%02d' "$n")
+  done
+  mv "$part" "$dir/$name"
+  echo "$dir/$name"
 }
 
 cmd_save() {
@@ -94,16 +124,20 @@ cmd_save() {
   say "saved $(lab_title)'s workflows ($(save_summary "$where"), with their published state and pinned data) to $(shown_path "$where")/ in $(since "$start") s; make restore$LAB_ARG brings them back"
 }
 
-# The newest complete save of this lab, or FROM=<folder>.
+# The newest complete save of this lab that a restore did not make (so that make restore twice brings back
+# the same save, not what the first restore replaced), or FROM=<folder>.
 save_to_restore() {
-  local dir latest
+  local dir latest="" d
   if [ -n "${FROM:-}" ]; then
     [ -f "$FROM/index.json" ] || die "FROM=$FROM is not a save (no index.json in it); saves are in $(shown_path "$(save_dir_of_lab)")/"
     echo "$FROM"
     return 0
   fi
   dir=$(save_dir_of_lab)
-  latest=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '2*' 2>/dev/null | sort | tail -n 1)
+  while IFS= read -r d; do
+    grep -q '"made_by": "restore"' "$d/index.json" 2>/dev/null && continue
+    [ -f "$d/index.json" ] && { latest=$d; break; }
+  done < <(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '2*' 2>/dev/null | LC_ALL=C sort -r)
   [ -n "$latest" ] || die "no save of $(lab_title) in $(shown_path "$dir")/ (make save$LAB_ARG makes one; make down$LAB_ARG saves first)"
   echo "$latest"
 }
@@ -115,25 +149,30 @@ save_ids() {
     sed -E 's/.*"id":"([A-Za-z0-9]+)".*/\1/'
 }
 
+# The save to bring back is chosen first; then what the lab holds now is saved (a failed save restores
+# nothing), then the import. The closing line names both saves.
 cmd_restore() {
-  local start=$SECONDS from all published out
+  local start=$SECONDS from made all published out
   need_running_lab
   from=$(save_to_restore) || exit 1
   mapfile -t all < <(save_ids "$from")
   mapfile -t published < <(save_ids "$from" published)
   [ "${#all[@]}" -gt 0 ] || { say "the save $(shown_path "$from") holds no workflow; nothing to restore"; return 0; }
+  made=$(lab_save restore 2>&1) ||
+    die "nothing was restored: what $(lab_title) holds now could not be saved first (${made##*lab: })"
+  made=${made##*$'\n'}
   out=$(tools_run "${N8N_CLI[@]}" unpublish "${all[@]}" 2>&1) || die "could not prepare the restore: ${out##*$'\n'}"
   # shellcheck disable=SC2016 # expanded by the container's shell
   if ! out=$(tar -C "$from" -cf - workflows | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
 n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { tail -n 3 "$d/log"; exit 1; }' 2>&1); then
-    die "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1)"
+    die "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1) (what it held before is saved in $(shown_path "$made")/)"
   fi
   if [ "${#published[@]}" -gt 0 ]; then
     out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) || die "the workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
     # shellcheck disable=SC2001 # every line of the answer prefixed, not one replacement
     sed 's/^/lab: /' <<<"$out"
   fi
-  say "restored ${#all[@]} workflow(s) of $(shown_path "$from") into $(lab_title), ${#published[@]} published again, in $(since "$start") s"
+  say "restored ${#all[@]} workflow(s) of $(shown_path "$from") into $(lab_title), ${#published[@]} published again, in $(since "$start") s; what it held before is saved in $(shown_path "$made")/ ($(save_summary "$made")): make restore$LAB_ARG FROM=$(shown_path "$made") brings it back"
 }
 
 cmd_stop() {

@@ -57,20 +57,27 @@ cmd_up() {
   where_things_are
 }
 
-# Saves the workflows first, always; a save that fails removes nothing (FORCE=1 removes all the same).
+# Saves the workflows first, always, and keeps the lab's check reports on the host (reports/, each class
+# lab's in reports/<lab>/); when either fails nothing is removed (LAB_FORCE_DOWN=1 removes all the same).
 cmd_down() {
   local start=$SECONDS out saved="" kept why
+  refuse_force
   need_docker
   if lab_has_data; then
     load_settings
-    if ! saved=$(lab_save 2>&1); then
+    if ! saved=$(lab_save down 2>&1); then
       why=${saved##*$'\n'}
       saved=""
-      [ "${FORCE:-}" = 1 ] ||
-        die "nothing was removed: $(lab_title)'s workflows could not be saved (${why#lab: }); to remove it anyway, losing them: make down$LAB_ARG FORCE=1"
-      say "FORCE=1: removing $(lab_title) without a save (${why#lab: })"
+      [ "${LAB_FORCE_DOWN:-}" = 1 ] ||
+        die "nothing was removed: $(lab_title)'s workflows could not be saved (${why#lab: }); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
+      say "LAB_FORCE_DOWN=1: removing $(lab_title) without a save (${why#lab: })"
     fi
     saved=${saved##*$'\n'}
+  fi
+  if ! out=$(keep_reports 2>&1); then
+    [ "${LAB_FORCE_DOWN:-}" = 1 ] ||
+      die "nothing was removed: $(lab_title)'s check reports could not be kept in ${REPORTS#"$ROOT"/}/ (${out##*lab: }); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
+    say "LAB_FORCE_DOWN=1: removing $(lab_title) without its check reports (${out##*lab: })"
   fi
   # A running class board holds the lab's reports volume: it lets go of it first.
   [ -z "$LAB" ] || board_release "$LAB"
@@ -78,7 +85,14 @@ cmd_down() {
   rm -f "$ENV_FILE"
   kept="nothing to save"
   [ -z "$saved" ] || kept="its workflows saved to $(shown_path "$saved")/ ($(save_summary "$saved")): make restore$LAB_ARG brings them back into a new lab"
-  say "removed $(lab_title) in $(since "$start") s, $kept; the next make up$LAB_ARG is a fresh exercise with a new password"
+  say "removed $(lab_title) in $(since "$start") s, $kept; its checks are kept in ${REPORTS#"$ROOT"/}/; the next make up$LAB_ARG is a fresh exercise with a new password"
+}
+
+# FORCE is a name other tools use too: one left in the environment must never remove a lab whose save
+# failed. The override has a name of its own, LAB_FORCE_DOWN=1.
+refuse_force() {
+  [ -z "${FORCE:-}" ] ||
+    die "FORCE=$FORCE is not read: the override that removes a lab whose save failed is LAB_FORCE_DOWN=1; unset FORCE and retry"
 }
 
 # A clean exercise: unfinished runs stopped, the destination systems cleared; the workflows stay.

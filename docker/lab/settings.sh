@@ -130,7 +130,7 @@ ensure_env_file() {
       done
       # A class's lab (LAB=name: other trainees share this host) or one published beyond loopback: the
       # console asks for this first. The single lab on loopback is one person's own machine: no secret.
-      if [ -n "$LAB" ] || [ "$LAB_BIND" != 127.0.0.1 ]; then echo "CONSOLE_SECRET=$(lab_secret CONSOLE_SECRET)"; fi
+      if [ -n "$LAB" ] || [ "$LAB_BIND" != 127.0.0.1 ] || [ -n "$LAB_PUBLIC_ORIGIN" ]; then echo "CONSOLE_SECRET=$(lab_secret CONSOLE_SECRET)"; fi
     } >"$ENV_FILE"
   )
   say "wrote $(lab_title)'s settings and secrets to ${ENV_FILE#"$LAB_DIR"/} (removed by make down$LAB_ARG)"

@@ -40,10 +40,82 @@ stop_unfinished_runs() {
   say "$out"
 }
 
-# Copies a report the tools wrote in the lab (the console shows it) to the host's reports folder.
+# Copies a report the tools wrote in the lab (the console shows it) to the host's reports folder; the
+# check history is merged into the host's copy, never replaces it.
 copy_report() {
-  mkdir -p "$REPORTS"
-  compose cp "console:/reports/$1" "$REPORTS/$1" >/dev/null 2>&1 && echo "report: ${REPORTS#"$ROOT"/}/$1"
+  local tmp
+  reports_dir || return 1
+  if [ "$1" != "$HISTORY_FILE" ]; then
+    compose cp "console:/reports/$1" "$REPORTS/$1" >/dev/null 2>&1 && echo "report: ${REPORTS#"$ROOT"/}/$1"
+    return
+  fi
+  tmp=$(mktemp "$REPORTS/.history.XXXXXX") || return 1
+  if compose cp "console:/reports/$1" "$tmp" >/dev/null 2>&1 && merge_history "$tmp"; then
+    rm -f "$tmp"
+    echo "report: ${REPORTS#"$ROOT"/}/$1"
+  else
+    rm -f "$tmp"
+    return 1
+  fi
+}
+
+# The host's reports folders, made readable by the class board's uid (1000) whatever the caller's umask
+# (only those made here: the reports are no secret, and the board reads them read-only).
+reports_dir() {
+  local d
+  for d in "$ROOT/reports" "$REPORTS"; do
+    [ -d "$d" ] || { mkdir -p "$d" && chmod 755 "$d"; } || return 1
+  done
+}
+
+HISTORY_FILE=check-history.jsonl
+# The image that reads a lab's reports volume before a removal (compose.yaml's console image).
+REPORTS_IMAGE=soar-lab/mock-api:1.0.0
+# Prints one file of the volume; exit 3 when there is no such file (a lab never checked).
+# shellcheck disable=SC2016 # JavaScript
+READ_REPORT_JS='const fs = require("fs");
+try { process.stdout.write(fs.readFileSync(process.argv[1])); }
+catch (e) { if (e.code === "ENOENT") process.exit(3); console.error(e.message); process.exit(1); }'
+
+# merge_history FILE: FILE's lines (a lab's check history as its volume holds it) merged into the host's
+# copy: each line once, oldest first, the newest 5000 kept. Every line begins with the check's time
+# ({"at":"<ISO time>",...), so sorting the lines sorts the checks: a lab that came back with an empty
+# volume adds its new checks to the older ones. Readable by the class board's uid (1000), like every report.
+merge_history() {
+  local host=$REPORTS/$HISTORY_FILE tmp
+  tmp=$(mktemp "$REPORTS/.history.XXXXXX") || return 1
+  if [ -f "$host" ]; then sed '/^[[:space:]]*$/d' "$host" "$1"; else sed '/^[[:space:]]*$/d' "$1"; fi |
+    LC_ALL=C sort -u | tail -n 5000 >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$host" && return 0
+  rm -f "$tmp"
+  return 1
+}
+
+# keep_reports: before a removal, the lab's check reports from its reports volume to the host's reports
+# folder (the last report replaced, the history merged), read by a one-off container of the lab's image
+# (the volume read-only, no network), whatever the lab's own containers do. Nothing to keep without the
+# volume; one line on stderr and non-zero when a report could not be read or written.
+keep_reports() {
+  local volume=${PROJECT}_lab-reports file tmp rc
+  docker volume inspect "$volume" >/dev/null 2>&1 || return 0
+  reports_dir || { echo "lab: could not make ${REPORTS#"$ROOT"/}/" >&2; return 1; }
+  for file in check-last.json "$HISTORY_FILE"; do
+    tmp=$(mktemp "$REPORTS/.keep.XXXXXX") || { echo "lab: could not write in ${REPORTS#"$ROOT"/}/" >&2; return 1; }
+    rc=0
+    docker run --rm --network none --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 \
+      --mount "type=volume,source=$volume,target=/reports,readonly" "$REPORTS_IMAGE" \
+      node -e "$READ_REPORT_JS" "/reports/$file" >"$tmp" 2>"$tmp.err" || rc=$?
+    if [ "$rc" = 0 ] && [ "$file" = "$HISTORY_FILE" ]; then
+      merge_history "$tmp" || rc=1
+    elif [ "$rc" = 0 ]; then
+      chmod 644 "$tmp" && mv -f "$tmp" "$REPORTS/$file" || rc=1
+    fi
+    if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+      echo "lab: could not keep $file: $(tail -n 1 "$tmp.err" 2>/dev/null)" >&2
+      rm -f "$tmp" "$tmp.err"
+      return 1
+    fi
+    rm -f "$tmp" "$tmp.err"
+  done
 }
 
 # ARGS may name a file on the host (--mapping FILE): it is mounted read-only into the tools container.
@@ -71,7 +143,7 @@ cmd_check() {
   host_file_args "$@"
   tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
   copy_report check-last.json || true
-  copy_report check-history.jsonl >/dev/null || true
+  copy_report "$HISTORY_FILE" >/dev/null || true
   return "$rc"
 }
 

@@ -35,7 +35,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if engine_answers; then
-    FORCE=1 timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
+    LAB_FORCE_DOWN=1 timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" >/dev/null 2>&1 || true
   fi
@@ -220,11 +220,11 @@ down_refused() {
   local out rc=0
   out=$(timeout 300 make -s --no-print-directory down 2>&1) || rc=$?
   tail -n 2 <<<"$out"
-  [ "$rc" != 0 ] && grep -q 'FORCE=1' <<<"$out" && [ -f "$LAB_ENV_FILE" ] &&
+  [ "$rc" != 0 ] && grep -q 'LAB_FORCE_DOWN=1' <<<"$out" && [ -f "$LAB_ENV_FILE" ] &&
     [ -n "$(docker ps -q --filter "label=com.docker.compose.project=$PROJECT")" ]
 }
-check "make down: the save fails on the stand-in n8n, so it refuses, names FORCE=1 and removes nothing" down_refused
-check "make down FORCE=1 removes it all the same" timeout 300 make -s --no-print-directory down FORCE=1
+check "make down: the save fails on the stand-in n8n, so it refuses, names LAB_FORCE_DOWN=1 and removes nothing" down_refused
+check "make down LAB_FORCE_DOWN=1 removes it all the same" timeout 300 make -s --no-print-directory down LAB_FORCE_DOWN=1
 check_nothing_left "$PROJECT" "$LAB_ENV_FILE"
 
 echo

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # A class on one engine (part of test/lab/run.sh): three labs from a roster with `make class-up`; the
 # reference published on two with `make solution LAB=...`; isolation between labs (network, console,
-# state); a reset and a check in lab a while lab b runs a check; the class report; `make down LAB=a`
+# state); a reset and a check in lab a while lab b runs a check; the class report; a check from lab b's
+# console kept through `make down LAB=b` and `make up LAB=b`; `make down LAB=a`
 # leaving b running; an offline start from `make bundle`; `make class-down`. Every make command as a
 # trainer types it, without Node.js. Sets the figures CLASS_UP_SECONDS, CLASS_AGAIN_SECONDS,
 # CLASS_PEAK_MIB, REPORT_SECONDS, BUNDLE_MB, MATRIX_SECONDS.
@@ -244,6 +245,47 @@ class_report() {
   check "class.csv: a header with the stages, one row per trainee" test \
     "$(head -n 1 reports/class.csv | grep -c ',webhook,validate,enrich,')$(grep -c '^b,running,' reports/class.csv)" = 11
   check "reports/class-history.csv: every check of lab b, one a line" test "$(grep -c '^b,' reports/class-history.csv)" -ge 2
+}
+
+# console_check_in LAB STAGE: the console's Check as its page runs it, signed in with the lab's own secret
+# (POST /login, then the page's token from GET /api/session, POST /api/check, GET /api/check until the run
+# ends); prints the run's exit code.
+console_check_in() {
+  local url jar=$WORK/jar-$1 token code
+  url=http://127.0.0.1:$(console_port "$1")
+  console_login "$1" "$(env_of "labs/$1.env" CONSOLE_SECRET)" >/dev/null
+  token=$(in_ns curl -s -b "$jar" "$url/api/session" | sed -E 's/.*"token":"([^"]+)".*/\1/')
+  code=$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" -X POST "$url/api/check" -H 'content-type: application/json' \
+    -H "origin: $url" -H "x-console-token: $token" -d "{\"stage\":\"$2\"}")
+  [ "$code" = 202 ] || { echo "POST /api/check answered $code"; return 1; }
+  for _ in $(seq 300); do
+    in_ns curl -s -b "$jar" "$url/api/check" >"$WORK/console-check-$1.json"
+    json_get "$WORK/console-check-$1.json" 'r.running ? process.exit(1) : 0' >/dev/null 2>&1 && break
+    sleep 1
+  done
+  json_get "$WORK/console-check-$1.json" 'r.exit'
+}
+lab_b_report() { json_get reports/class.json "r.labs.find((l) => l.name === 'b').$1"; }
+down_then_up() { make_lab down LAB="$1" >/dev/null && make_lab up LAB="$1" >/dev/null; }
+
+# A check run from lab b's console (its volume only holds it), then make down LAB=b and make up LAB=b (a
+# fresh lab, an empty volume): the class report still shows it, from the reports the host kept.
+class_check_kept() {
+  log "a check from lab b's console, then make down LAB=b and make up LAB=b: the class report keeps it"
+  local rc at lines
+  rc=$(console_check_in b validate || true)
+  check "lab b's console runs a check of validate, signed in with lab b's secret (exit $rc)" test "$rc" = 0
+  check "make class-report" make_lab class-report ROSTER="$ROSTER_FILE"
+  at=$(lab_b_report checked_at)
+  lines=$(grep -c '^b,' reports/class-history.csv || true)
+  check "... shows it: lab b's last check is the console's validate ($at), in the class history too" \
+    test "$(lab_b_report requested)" = validate -a -n "$(grep "^b,$at," reports/class-history.csv)"
+  check "make down LAB=b, then make up LAB=b" down_then_up b
+  check "make class-report" make_lab class-report ROSTER="$ROSTER_FILE"
+  check "... lab b's last check is still the console's ($(lab_b_report checked_at))" test "$(lab_b_report checked_at)" = "$at"
+  check "... the class history still holds every check of lab b ($lines), the console's too" \
+    test "$(grep -c '^b,' reports/class-history.csv || true)" = "$lines" -a -n "$(grep "^b,$at," reports/class-history.csv)"
+  check "... kept on the host in reports/b/check-history.jsonl" grep -qF "\"at\":\"$at\"" reports/b/check-history.jsonl
 }
 
 class_down_one() {

@@ -4,8 +4,9 @@
 # `make start`; an engine restart (the private engine's daemon stopped and started on the same data); a
 # broken lab repaired by `make up`; `make down` with a failing save removing nothing; `make down`, `make up`
 # (a fresh exercise), `make restore` (twice: no duplicate), and a restore onto a taken webhook path. After
-# each, the editor holds exactly the trainee's workflows and `make check STAGE=enrich` passes. Sets the
-# figures SAVE_SECONDS, STOP_SECONDS, START_SECONDS, ENGINE_RETURN_SECONDS, RESTORE_SECONDS.
+# each, the editor holds exactly the trainee's workflows and `make check STAGE=enrich` passes; a workflow
+# edited after a save, then `make restore` (its save first: the edited version kept). Sets the figures
+# SAVE_SECONDS, STOP_SECONDS, START_SECONDS, ENGINE_RETURN_SECONDS, RESTORE_SECONDS, RESTORE_EDIT_SECONDS.
 #   needs: exercise.sh sourced (EDITOR, ENV_FILE, trainee, check_stage, webhook_listens)
 
 # trainee_does ARGS...: the scripted trainee (test/lab/trainee.ts) with the lab's login.
@@ -110,8 +111,12 @@ exercise_keep() {
   before=$(lab_containers)
   rc=0
   out=$(make_lab down LAB_SAVE_DIR="$WORK/not-a-folder/saved" 2>&1) || rc=$?
-  check "make down with a failing save: refused in one line, naming FORCE=1 ($(head -c 120 <<<"$out"))" \
-    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'FORCE=1' <<<"$out")"
+  check "make down with a failing save: refused in one line, naming LAB_FORCE_DOWN=1 ($(head -c 120 <<<"$out"))" \
+    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'LAB_FORCE_DOWN=1' <<<"$out")"
+  rc=0
+  out=$(make_lab down FORCE=1 2>&1) || rc=$?
+  check "make down FORCE=1: refused in one line naming LAB_FORCE_DOWN=1 ($(head -c 120 <<<"$out"))" \
+    test "$rc" != 0 -a "$(said_lines "$out")" = 1 -a -n "$(grep -o 'is LAB_FORCE_DOWN=1' <<<"$out")"
   check "... it removed nothing: the same containers, all running, the settings file" \
     test "$(lab_containers)/$(running_count)/$(test -f "$ENV_FILE" && echo kept)" = "$before/6/kept"
   check "... the editor holds exactly the trainee's workflows" same_workflows after-failed-down
@@ -134,6 +139,8 @@ exercise_keep() {
   check "... make check STAGE=enrich passes" passes_stage enrich
   check "make restore again" make_lab restore
   check "... makes no duplicate: exactly the trainee's workflows" same_workflows after-restore-twice
+  restore_after_an_edit
+
 
   check "the trainee unpublishes, and the reference takes the webhook path (make solution)" restore_onto_taken_path
   rc=0
@@ -143,3 +150,38 @@ exercise_keep() {
 }
 
 restore_onto_taken_path() { trainee_does --unpublish && make_lab solution; }
+
+# The node count a save's index records for the trainee's workflow: nodes_in SAVE.
+nodes_in() { grep -F '"name":"My Suspicious Login Response"' "$1/index.json" | sed -E 's/.*"nodes":([0-9]+).*/\1/'; }
+# The node count of the trainee's workflow in the editor (n8n's public API with the lab's key).
+nodes_in_editor() {
+  local id
+  id=$(grep -F '"name":"My Suspicious Login Response"' "$1/index.json" | sed -E 's/.*"id":"([A-Za-z0-9]+)".*/\1/')
+  n8n_api GET "/workflows/$id" >"$WORK/workflow-now.json" && json_get "$WORK/workflow-now.json" 'r.nodes.length'
+}
+
+# A workflow edited after a save, then `make restore`: the restore saves first, so the edited version is in
+# the save it made, and the saved version is back in the editor. Sets RESTORE_EDIT_SECONDS.
+restore_after_an_edit() {
+  local out rc=0 saved made started edited
+  out=$(make_lab save 2>&1) || rc=$?
+  saved=$(find "$SAVES" -mindepth 1 -maxdepth 1 -type d -name '2*' | LC_ALL=C sort | tail -n 1)
+  check "make save before an edit ($(tail -n 1 <<<"$out" | cut -c1-90))" test "$rc" = 0 -a -n "$saved"
+  check "the trainee edits their workflow after the save (back to the enrich stage)" trainee enrich
+  edited=$(nodes_in_editor "$saved")
+  check "... the editor's workflow now has fewer nodes than the saved one ($edited < $(nodes_in "$saved"))" \
+    test "${edited:-0}" -gt 0 -a "${edited:-0}" -lt "$(nodes_in "$saved")"
+  started=$SECONDS
+  rc=0
+  out=$(make_lab restore 2>&1) || rc=$?
+  RESTORE_EDIT_SECONDS=$((SECONDS - started))
+  made=$(find "$SAVES" -mindepth 1 -maxdepth 1 -type d -name '2*' | LC_ALL=C sort | tail -n 1)
+  check "make restore after the edit: its closing line names the save it restored and the save it made ($(tail -n 1 <<<"$out" | cut -c1-160))" \
+    test "$rc" = 0 -a "$made" != "$saved" -a -n "$(tail -n 1 <<<"$out" | grep -F "of saved/_default/${saved##*/} into" | grep -F "saved in saved/_default/${made##*/}/")"
+  check "... the edited version is in the save restore made ($(nodes_in "$made") nodes), recorded as made by the restore" \
+    test "$(nodes_in "$made")" = "$edited" -a -n "$(grep -F '"made_by": "restore"' "$made/index.json")"
+  check "... the saved version is back in the editor ($(nodes_in "$saved") nodes)" test "$(nodes_in_editor "$saved")" = "$(nodes_in "$saved")"
+  check "... the editor holds exactly the trainee's workflows" same_workflows after-edit-restore
+  check "... the published workflow listens" until_listening 60
+  check "... make check STAGE=case-lookup passes (the edited version failed it)" passes_stage case-lookup
+}

@@ -66,7 +66,7 @@ cleanup() {
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
   [ -n "${BOARD_PID:-}" ] && kill "$BOARD_PID" 2>/dev/null
   if engine_answers; then
-    for name in "" a b c offline; do LAB=$name FORCE=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
+    for name in "" a b c offline; do LAB=$name LAB_FORCE_DOWN=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
     docker network rm "$OUTSIDE_NET" "$OVERLAP_NET" >/dev/null 2>&1 || true
   fi
@@ -152,6 +152,7 @@ case " $PARTS " in *" class "*)
   class_side_by_side
   class_board
   class_report
+  class_check_kept
   class_down_one
   class_bundle
   ;;
@@ -162,7 +163,7 @@ echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compo
   "images ${IMAGES_SECONDS} s; make up to ready ${UP_SECONDS:-?} s; checks: $(paste -sd, "$WORK/step-times" 2>/dev/null);" \
   "one lab's memory idle ${IDLE_MIB:-?} MiB; make save ${SAVE_SECONDS:-?} s, make stop ${STOP_SECONDS:-?} s," \
   "make start to listening ${START_SECONDS:-?} s, an engine restart to listening ${ENGINE_RETURN_SECONDS:-?} s," \
-  "make restore ${RESTORE_SECONDS:-?} s; make down ${DOWN_SECONDS:-?} s;" \
+  "make restore ${RESTORE_SECONDS:-?} s (with its save first, on a lab holding the trainee's workflows ${RESTORE_EDIT_SECONDS:-?} s); make down ${DOWN_SECONDS:-?} s;" \
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
   "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB; total ${SECONDS} s"

@@ -52,7 +52,7 @@ cleanup() {
   set +e
   [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null
   if engine_answers && [ -f "$ROSTER_FILE" ]; then
-    FORCE=1 timeout 1800 make -s --no-print-directory class-down ROSTER="$ROSTER_FILE" >/dev/null 2>&1
+    LAB_FORCE_DOWN=1 timeout 1800 make -s --no-print-directory class-down ROSTER="$ROSTER_FILE" >/dev/null 2>&1
   fi
   stop_engine
   rm -rf "$WORK"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A stand-in for `docker` (and, through it, n8n's CLI) for the lab scripts' unit tests
+# (test/appliance/fake-lab.ts): the engine's answers the lab's commands read, with its state in files.
+#   $FAKE_STATE/calls.log        every call, its arguments one line
+#   $FAKE_STATE/running          present: the lab's containers run
+#   $FAKE_STATE/volumes/<name>/  the volumes (<project>_postgres-data: the lab has data; <project>_lab-reports:
+#                                its reports, as the console and the checker write them)
+#   $FAKE_STATE/n8n/<id>.json    n8n's workflows, as its CLI exports and imports them
+# A one-off n8n container runs its script here, with the real sh, tar and node and bin/n8n below; a
+# one-off container of the lab's image that reads the reports volume runs its node script on the folder.
+# Knobs: FAKE_EXPORT_FAIL=1 (the export fails), FAKE_EXPORT_SLEEP=SECONDS (a slow export).
+set -euo pipefail
+
+state=${FAKE_STATE:?FAKE_STATE is needed}
+printf '%s\n' "$*" >>"$state/calls.log"
+project=""
+
+running_id() { [ ! -e "$state/running" ] || echo 0123456789ab; }
+
+# `compose run ... SERVICE ARGS`: the options before the service, then what runs.
+compose_run() {
+  local envs=() service
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -e) envs+=("$2"); shift 2 ;;
+      -v | --entrypoint) shift 2 ;;
+      -*) shift ;;
+      *) break ;;
+    esac
+  done
+  service=$1
+  shift
+  case "$service" in
+    n8n) env "${envs[@]}" PATH="$state/bin:$PATH" N8N_DB="$state/n8n" sh "$@" ;;
+    tools) tools "$@" ;;
+    *) echo "fake docker: no service $service" >&2; return 1 ;;
+  esac
+}
+
+# The lab's tools: the n8n client's commands answer; the checker writes a report and a history line into
+# the reports volume as the real one does (check-last.json whole, the line appended).
+tools() {
+  local reports=$state/volumes/${project}_lab-reports stage="" at
+  case "$2" in
+    dist/app/check/cli.js)
+      while [ $# -gt 0 ]; do [ "$1" != --stage ] || stage=$2; shift; done
+      at=${FAKE_CHECK_AT:-$(date -u +%Y-%m-%dT%H:%M:%S.000Z)}
+      mkdir -p "$reports"
+      echo "{\"kind\":\"stage-check\",\"requested\":\"$stage\",\"finished_at\":\"$at\"}" >"$reports/check-last.json"
+      echo "{\"at\":\"$at\",\"requested\":\"$stage\",\"passed\":true,\"stages\":{},\"first_failed\":null,\"first_hint\":null,\"stopped\":false}" >>"$reports/check-history.jsonl"
+      echo "PASS stage $stage"
+      ;;
+    dist/app/n8n/cli.js) echo "$3 ${*:4}" ;;
+    *) echo "fake docker: tools $*" ;;
+  esac
+}
+
+# `docker run ... --mount type=volume,source=V,target=/reports,readonly IMAGE node -e JS /reports/FILE`.
+one_off() {
+  local volume="" arg
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --mount)
+        arg=$2
+        arg=${arg#*source=}
+        volume=${arg%%,*}
+        shift 2
+        ;;
+      --network | --user | --security-opt | --cap-drop | --name) shift 2 ;;
+      -*) shift ;;
+      *) break ;;
+    esac
+  done
+  shift # the image
+  [ -d "$state/volumes/$volume" ] || { echo "fake docker: no volume $volume" >&2; return 125; }
+  [ "$1" = node ] || { echo "fake docker: run $*" >&2; return 125; }
+  node "$2" "$3" "$state/volumes/$volume/${4#/reports/}"
+}
+
+compose() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -p) project=$2; shift 2 ;;
+      --project-directory | -f | --env-file) shift 2 ;;
+      *) break ;;
+    esac
+  done
+  case "$1" in
+    version) echo 2.26.1 ;;
+    ps) running_id ;;
+    run) shift; compose_run "$@" ;;
+    cp)
+      [ -f "$state/volumes/${project}_lab-reports/${2#console:/reports/}" ] || { echo "no such file" >&2; return 1; }
+      cp "$state/volumes/${project}_lab-reports/${2#console:/reports/}" "$3"
+      ;;
+    down) rm -rf "$state/running" "$state/volumes/${project}_"* ;;
+    *) return 0 ;;
+  esac
+}
+
+case "$1" in
+  info)
+    case "$*" in
+      *ServerVersion*) echo 26.1.5 ;;
+      *MemTotal*) echo 17179869184 ;;
+    esac
+    ;;
+  compose) shift; compose "$@" ;;
+  volume) [ "$2" = inspect ] && [ -d "$state/volumes/$3" ] ;;
+  run) shift; one_off "$@" ;;
+  ps) running_id ;;
+  container) exit 1 ;;
+  *) exit 0 ;;
+esac
