@@ -1,30 +1,16 @@
 /**
  * `cli.js starter STAGE` (app/n8n/starter.ts), the real CLI over real HTTP against a stand-in of n8n's
- * public workflow API: the starter holds exactly the reference export cut up to the stage before, as
- * app/workflow/n8n/partial.ts cuts it for the scripted trainee (for every stage), is never published, is updated rather than duplicated, never touches the
+ * public workflow API: the starter holds exactly the trainee guide's workflow up to the stage before
+ * (app/workflow/guide; test/n8n/starter-guide.test.ts holds every stage's), is never published, is updated rather than duplicated, never touches the
  * trainee's own workflow (same webhook path, published), and is refused in one line when the lab's
  * starters are off or the stage has none. Each check is a function, shown to fail on a broken input.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PublicApi } from '../../app/n8n/client.js';
-import { readReferences } from '../../app/n8n/solution.js';
-import {
-  addStarter,
-  STARTER_STAGES,
-  StarterRefused,
-  starterName,
-  starterWorkflows,
-} from '../../app/n8n/starter.js';
-import {
-  keepNodes,
-  nodesUpTo,
-  STAGE_NODES,
-  type TraineeStage,
-  traineeWorkflows,
-} from '../../app/workflow/n8n/partial.js';
-import { responseWorkflow } from '../../app/workflow/n8n/response.js';
-import { rollbackWorkflow } from '../../app/workflow/n8n/rollback.js';
+import { addStarter, STARTER_STAGES, StarterRefused } from '../../app/n8n/starter.js';
+import { type GuideStage, guideResponseUpTo } from '../../app/workflow/guide/state.js';
+import { traineeWorkflows } from '../../app/workflow/n8n/partial.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, type StoredWorkflow, workflowStore, writes } from './workflow-store.js';
 
@@ -41,20 +27,15 @@ async function cli(url: string, args: string[], env: Record<string, string> = {}
   return { code, stdout: lines(proc.stdout()), stderr: lines(proc.stderr()) };
 }
 
-/** The reference exports `make solution` publishes (the lab mounts them at /lab/workflows). */
-const REFS = [
-  'docker/workflows/suspicious-login-response.json',
-  'docker/workflows/suspicious-login-rollback.json',
-];
-const references = () => readReferences(REFS);
+/** The CLI's former FILE arguments: still taken, no longer read. */
+const REFS: string[] = [];
 
 /** The same code as the CLI's, called in process (a CLI run through tsx takes seconds). */
-const add = (url: string, stage: string) =>
-  addStarter(() => new PublicApi({ url }, STORE_KEY), stage, 'on', references);
+const add = (url: string, stage: string) => addStarter(() => new PublicApi({ url }, STORE_KEY), stage, 'on');
 
-/** What a stage's starter must hold: the reference cut up to the stage before by partial.ts, under its name. */
-function expected(upTo: TraineeStage, name: string) {
-  return { ...keepNodes(responseWorkflow(), nodesUpTo(upTo)), name };
+/** What a stage's starter must hold: the guide's workflow up to the stage before, under its name. */
+function expected(upTo: GuideStage, name: string) {
+  return guideResponseUpTo(upTo, name);
 }
 
 /** The starter named `name` is there once, unpublished, with exactly these nodes and connections. */
@@ -119,7 +100,7 @@ const LINE = (verb: string, name: string, id: string | undefined, stage: string)
   `${verb} "${name}" (id ${id}), unpublished: unpublish your own workflow, then publish this one to go on from a working ${stage}`;
 
 describe('cli.js starter STAGE against a stand-in n8n', () => {
-  it('adds the reference up to Validate for enrich, then updates it: unpublished, the partial’s nodes, one workflow', async () => {
+  it('adds the guide up to Validate for enrich, then updates it: unpublished, the partial’s nodes, one workflow', async () => {
     const n8n = await workflowStore();
     const first = await cli(n8n.url, ['starter', 'enrich', ...REFS]);
     const [w] = [...n8n.workflows.values()];
@@ -131,7 +112,6 @@ describe('cli.js starter STAGE against a stand-in n8n', () => {
     expect(starterProblems(n8n.workflows, expected('validate', 'Starter: up to Validate'))).toEqual([]);
     expect(w?.nodes.map((n) => (n as { name: string }).name)).toEqual([
       'Webhook',
-      'Settings',
       'Validate',
       'Valid?',
       'Notify validation error',
@@ -200,25 +180,6 @@ describe('addStarter (what the CLI and the console run) against a stand-in n8n',
     expect(n8n.calls).toEqual([]);
   });
 
-  it('adds the rollback’s trigger as a second workflow for rollback, both unpublished', async () => {
-    const n8n = await workflowStore();
-    const lines = await add(n8n.url, 'rollback');
-    const name = starterName('rollback');
-    expect(name).toBe('Starter: up to Connector failure');
-    const [response, rollback] = [...n8n.workflows.values()];
-    expect(lines).toEqual([
-      LINE('added', name, response?.id, 'Connector failure'),
-      `added "${name} (rollback)" (id ${rollback?.id}), unpublished: the rollback's trigger only (POST /webhook/suspicious-login-rollback): build the rollback on in it, then publish it (unpublish your own rollback workflow first, if you have one)`,
-    ]);
-    expect(starterProblems(n8n.workflows, expected('connector-failure', name))).toEqual([]);
-    expect(rollback?.name).toBe(`${name} (rollback)`);
-    expect(rollback?.active).toBe(false);
-    const trigger = keepNodes(rollbackWorkflow(), STAGE_NODES.webhook);
-    expect(rollback?.nodes).toEqual(trigger.nodes);
-    expect(rollback?.connections).toEqual(trigger.connections);
-    expect(rollback?.nodes.map((n) => (n as { name: string }).name)).toEqual(['Webhook', 'Settings']);
-  });
-
   it('does not overwrite a starter the trainee published: one line, nothing changed', async () => {
     const n8n = await workflowStore();
     await add(n8n.url, 'enrich');
@@ -233,32 +194,6 @@ describe('addStarter (what the CLI and the console run) against a stand-in n8n',
     expect(writes(n8n.calls)).toEqual(['POST /api/v1/workflows']);
   });
 });
-
-describe('the starter is partial.ts’s cut of the reference', () => {
-  it.each(STARTER_STAGES.map((s) => [s]))(
-    '%s: the reference up to the stage before, as partial.ts cuts it',
-    (stage) => {
-      const [response] = starterWorkflows(stage, references());
-      const want = keepNodes(responseWorkflow(), nodesUpTo(stageBefore(stage)));
-      expect(response?.body.nodes).toEqual(want.nodes);
-      expect(response?.body.connections).toEqual(want.connections);
-      expect(response?.body.settings).toEqual(want.settings);
-    },
-  );
-
-  it('a starter cut one node short differs (the check above fails on it)', () => {
-    const [response] = starterWorkflows('enrich', references());
-    const short = keepNodes(responseWorkflow(), nodesUpTo('validate').slice(0, -1));
-    expect(response?.body.nodes).not.toEqual(short.nodes);
-  });
-});
-
-function stageBefore(stage: string): TraineeStage {
-  const all = Object.keys(STAGE_NODES);
-  const before = Object.keys(STAGE_NODES).find((_s, i) => all[i + 1] === stage);
-  if (before === undefined) throw new Error(`nothing before ${stage}`);
-  return before as TraineeStage;
-}
 
 describe('the checks above fail on a broken input', () => {
   const want = expected('validate', 'Starter: up to Validate');

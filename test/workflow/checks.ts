@@ -14,6 +14,8 @@ export interface N8nNode {
   typeVersion: number;
   position?: number[];
   webhookId?: string;
+  /** `continueErrorOutput`: a failure goes on output 1 (the error output) instead of ending the run. */
+  onError?: string;
   parameters: Record<string, unknown>;
 }
 

@@ -89,6 +89,36 @@ function expression(text: string, helpers: Helpers, context: vm.Context): unknow
 
 class StopAndError extends Error {}
 
+interface IfCondition {
+  leftValue: string;
+  rightValue?: unknown;
+  operator?: { type: string; operation: string };
+}
+
+/**
+ * An If's one condition, as n8n 2.x's If node (version 2) judges it: a boolean `true` / `false` on a
+ * boolean, a number's `equals` / `gte` / `lt`, a string's `equals`. A value of another type than the
+ * operator's is an error, as n8n's strict type validation makes it.
+ */
+function ifHolds(name: string, condition: IfCondition, value: unknown): boolean {
+  const { type = 'boolean', operation = 'true' } = condition.operator ?? {};
+  const wrong = () => new Error(`${name}: condition is ${JSON.stringify(value)}, not a ${type}`);
+  const right = condition.rightValue;
+  if (type === 'boolean') {
+    if (typeof value !== 'boolean') throw wrong();
+    if (operation === 'true' || operation === 'false') return value === (operation === 'true');
+  } else if (type === 'number') {
+    if (typeof value !== 'number' || typeof right !== 'number') throw wrong();
+    if (operation === 'equals') return value === right;
+    if (operation === 'gte') return value >= right;
+    if (operation === 'lt') return value < right;
+  } else if (type === 'string') {
+    if (typeof value !== 'string' || typeof right !== 'string') throw wrong();
+    if (operation === 'equals') return value === right;
+  }
+  throw new Error(`${name}: the simulator does not model the ${type} operation ${operation}`);
+}
+
 export function simulate(
   wf: N8nWorkflow,
   payload: unknown,
@@ -146,11 +176,12 @@ export function simulate(
           break;
         }
         case 'n8n-nodes-base.if': {
-          const conditions = n.parameters.conditions as { conditions: { leftValue: string }[] };
+          const conditions = n.parameters.conditions as { conditions: IfCondition[] };
           if (conditions.conditions.length !== 1) throw new Error(`${n.name}: one condition expected`);
-          const value = expression(String(conditions.conditions[0]?.leftValue), helpers, context);
-          if (typeof value !== 'boolean') throw new Error(`${n.name}: condition is ${JSON.stringify(value)}`);
-          branch = value ? 0 : 1;
+          const [condition] = conditions.conditions;
+          if (condition === undefined) throw new Error(`${n.name}: no condition`);
+          const value = expression(String(condition.leftValue), helpers, context);
+          branch = ifHolds(n.name, condition, value) ? 0 : 1;
           output = input;
           break;
         }
@@ -165,7 +196,11 @@ export function simulate(
           if (options.response !== undefined) {
             output = { statusCode: answer.status, body: answer.body, headers: {} };
           } else if (answer.status >= 200 && answer.status < 300) output = answer.body;
-          else throw new Error(`${n.name}: ${call.method} ${call.path} answered ${answer.status}`);
+          else if (n.onError === 'continueErrorOutput') {
+            // n8n hands the failed item on the error output (output 1), the error under `error`.
+            output = { error: { message: `${answer.status}`, status: answer.status, body: answer.body } };
+            branch = 1;
+          } else throw new Error(`${n.name}: ${call.method} ${call.path} answered ${answer.status}`);
           break;
         }
         case 'n8n-nodes-base.wait':

@@ -1,7 +1,8 @@
 /**
- * The response workflow's nodes by name where other code names them, and by the stage that adds them: the
- * scripted trainee's partial workflows (partial.ts) and the lab's starters (app/n8n/starter.ts, which runs
- * in the lab's image and so cannot import the generator: nothing here imports more than the constants).
+ * The reference workflow's nodes by name where other code names them, and by the stage that adds them: the
+ * scripted trainee's partial workflows (partial.ts) cut the reference by these. The lab's starters are the
+ * trainee guide's workflow instead (app/workflow/guide), which has other nodes (no Settings node, another
+ * way to the case system's failure). Nothing here imports more than the constants.
  */
 import { APPROVAL_THRESHOLD, HEALTH_POLL_INTERVAL_SECONDS } from '../constants.js';
 

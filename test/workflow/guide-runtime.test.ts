@@ -1,0 +1,32 @@
+/**
+ * The guide's workflow runs in the lab's image as compiled JavaScript (the starters, app/n8n/starter.ts),
+ * where there is no TypeScript and no generator: app/workflow/guide may import at run time only its own
+ * files, the workflow's constants and Node's own modules (`import type` is erased and free).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './checks.js';
+
+const DIR = join(ROOT, 'app', 'workflow', 'guide');
+
+/** The run-time imports of a source text that are neither ./x, ../constants.js nor node:x. */
+function foreignImports(text: string): string[] {
+  return [...text.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gm)]
+    .map((m) => m[1] ?? '')
+    .filter(
+      (spec) => !/^\.\/[\w-]+\.js$/.test(spec) && spec !== '../constants.js' && !spec.startsWith('node:'),
+    );
+}
+
+describe('app/workflow/guide at run time', () => {
+  it.each(readdirSync(DIR).map((f) => [f]))('%s imports only the guide, the constants and node:', (file) => {
+    expect(foreignImports(readFileSync(join(DIR, file), 'utf8'))).toEqual([]);
+  });
+
+  it('control: an import of the generator (which needs TypeScript) is found', () => {
+    expect(
+      foreignImports("import { http } from '../n8n/build.js';\nimport type { X } from '../n8n/build.js';"),
+    ).toEqual(['../n8n/build.js']);
+  });
+});
