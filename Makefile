@@ -19,9 +19,135 @@ quoted = '$(subst ','\'',$(value $(1)))'
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(error $(v) holds a '$$': a value given to make is data, and make would expand it; give it without '$$'))))
 
 .PHONY: help install build run test typecheck lint lint-shell e2e e2e-check test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
+.PHONY: check-lab check-n8n check-reference check-workflow acceptance-lab acceptance-n8n acceptance-reference check-unknown acceptance-unknown
 
-help: ## list the targets
-	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
+# `make help`: each target's `## ` comment, under the `##@ ` heading above it (headings in the order they
+# first appear, an included file's targets added to its heading's group), each $(NAME) in a comment shown
+# with NAME's value (given to awk through the environment, quoted: data, as everywhere here).
+help_names = $(sort $(shell sed -n 's/^[a-z0-9-]*:.*\#\# //p' $(MAKEFILE_LIST) | grep -o '[$$]([A-Za-z_][A-Za-z0-9_]*)' | tr -d '$$()'))
+
+##@ For trainers (the lab's commands need Docker, Compose v2 and make; LAB=<name> for one of several labs)
+
+up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
+	bash docker/lab.sh up
+
+down: ## save the lab's workflows to saved/<lab>/ and its checks to reports/, then remove the lab (a failed save removes nothing; LAB_FORCE_DOWN=1)
+	bash docker/lab.sh down
+
+reset: ## between exercises: stop unfinished runs, clear the destination systems; the workflows stay
+	bash docker/lab.sh reset
+
+# `make check` and `make acceptance` go one of these ways, decided here and nowhere else (the scripts
+# never call make): in the lab (TARGET=lab, a trainer's: docker/lab.sh, Docker only), or, for developers
+# on this machine's Node.js, on the pinned n8n (TARGET=n8n), on the in-process reference
+# (TARGET=reference), or (make check WORKFLOW=export.json) an exported workflow on the pinned n8n. Any
+# other TARGET is refused in one line.
+target_way = $(if $(filter-out lab n8n reference,$(value TARGET))$(word 2,$(value TARGET)),unknown,$(or $(value TARGET),unknown))
+check_args = stage=$(call quoted,STAGE); read -r -a args <<<$(call quoted,ARGS)
+
+check: check-$(if $(value WORKFLOW),workflow,$(target_way)) ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
+
+check-lab:
+	@$(check_args); bash docker/lab.sh check "$$stage" "$${args[@]}"
+
+check-n8n: build
+	@$(check_args); node dist/app/check/cli.js --stage "$$stage" --target n8n --n8n $(call quoted,N8N) --api $(call quoted,API) "$${args[@]}"
+
+check-reference: build
+	@$(check_args); node dist/app/check/cli.js --stage "$$stage" --target reference "$${args[@]}"
+
+check-workflow: build
+	@$(check_args); STAGE="$$stage" ARGS="$${args[*]}" E2E_WORKFLOWS=$(call quoted,WORKFLOW) E2E_API_KEY=1 \
+	  E2E_RUNNER='set -f; node dist/app/check/cli.js --stage "$$STAGE" --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $$ARGS' bash test/e2e/run.sh
+
+check-unknown acceptance-unknown:
+	@printf "make: unknown TARGET '%s' (lab, n8n or reference)\n" $(call quoted,TARGET) >&2; exit 1
+
+starter: ## for a trainee stuck at STAGE=<stage>: the reference up to the stage before, added unpublished to the editor
+	bash docker/lab.sh starter $(call quoted,STAGE)
+
+save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/ (trainer-only)
+	bash docker/lab.sh save
+
+restore: ## save the lab first, then the latest save (or FROM=saved/<lab>/<time>) back into it, published ones published
+	bash docker/lab.sh restore
+
+stop: ## stop the lab's containers for the night; workflows, login and settings are kept
+	bash docker/lab.sh stop
+
+start: ## start a stopped lab again: same login, published workflows listening, the same addresses
+	bash docker/lab.sh start
+
+solution: ## publish the reference workflows on the running lab (refused while a workflow holds their paths)
+	bash docker/lab.sh solution
+
+acceptance: acceptance-$(target_way) ## the acceptance matrix on the lab's published reference (make solution first); developers: TARGET=n8n|reference
+
+acceptance-lab:
+	bash docker/lab.sh acceptance
+
+acceptance-n8n: e2e
+
+acceptance-reference: build
+	mkdir -p reports
+	node dist/app/acceptance/cli.js --target reference --report reports/acceptance-reference.json
+
+health: ## the mock API's /health, through the container
+	bash docker/lab.sh health
+
+state: ## the mock API's /state, through the container
+	bash docker/lab.sh state
+
+logs: ## follow the lab's logs
+	bash docker/lab.sh logs
+
+class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
+	bash docker/lab.sh class-up
+
+class-down: ## save (workflows and checks), then remove, every lab of ROSTER=<file>
+	bash docker/lab.sh class-down
+
+class-save: ## make save for every lab of ROSTER=<file>
+	bash docker/lab.sh class-save
+
+class-stop: ## make stop for every lab of ROSTER=<file>
+	bash docker/lab.sh class-stop
+
+class-start: ## make start for every lab of ROSTER=<file>
+	bash docker/lab.sh class-start
+
+class-restore: ## make restore (each lab's latest save) for every lab of ROSTER=<file>
+	bash docker/lab.sh class-restore
+
+class-report: ## every lab's checks: reports/class.html, class.json, class.csv, class-history.csv (ROSTER=<file>)
+	bash docker/lab.sh class-report
+
+class-board: ## a live page of the class for the trainer (ROSTER=<file>; CLASS_BOARD_PORT, default 8080); Ctrl-C stops it
+	bash docker/lab.sh class-board
+
+roster: ## print the class roster (URLs, logins, ssh -L lines) and write labs/class-roster.txt (ROSTER=<file>)
+	bash docker/lab.sh roster
+
+bundle: ## write every image the lab uses into one archive for offline classrooms (LAB_BUNDLE=file)
+	bash docker/lab.sh bundle
+
+help: ## this list
+	@echo 'make COMMAND [NAME=value...]; defaults shown as this make sees them. LAB_TRACE=1 traces every host command.'
+	@$(foreach v,$(help_names),$(v)=$(call quoted,$(v))) awk ' \
+	  FNR == 1 { group = "" } \
+	  /^##@ / { group = substr($$0, 5); sub(/ [(].*/, "", group); if (!(group in at)) { at[group] = ++n; title[n] = substr($$0, 5) }; next } \
+	  /^[a-z0-9-]+:.*## / { \
+	    name = $$0; sub(/:.*/, "", name); text = substr($$0, index($$0, "## ") + 3); out = ""; \
+	    while (match(text, /[$$][(][A-Za-z_][A-Za-z0-9_]*[)]/)) { \
+	      out = out substr(text, 1, RSTART - 1) ENVIRON[substr(text, RSTART + 2, RLENGTH - 3)]; \
+	      text = substr(text, RSTART + RLENGTH) } \
+	    lines[at[group] + 0] = lines[at[group] + 0] sprintf("  %-17s %s\n", name, out text) } \
+	  END { if (lines[0] != "") printf "\nWithout a group (a ##@ heading is missing above them):\n%s", lines[0]; \
+	    for (i = 1; i <= n; i++) printf "\n%s:\n%s", title[i], lines[i] }' $(MAKEFILE_LIST)
+
+include deploy/kubernetes/k8s.mk
+
+##@ For developers (this machine's Node.js 20+)
 
 $(STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "make: Node.js 20+ is needed (node not found)" >&2; exit 1; }
@@ -79,92 +205,11 @@ test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI e
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
 	bash test/lab/run.sh
 
-test-class-scale: build ## how many trainees one host holds: N=16 labs, all checking STAGE=block at once (long; not in CI)
+test-class-scale: build ## how many trainees one host holds: N=$(N) labs, all checking STAGE=block at once (long; not in CI)
 	N=$(call quoted,N) bash test/lab/scale.sh
 
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md
 	npm run bench
-
-acceptance: ## the acceptance matrix on the lab's published reference (make solution first); developers: TARGET=n8n|reference
-	bash docker/lab.sh acceptance $(call quoted,TARGET)
-
-check: ## check the trainee's workflow in the lab: STAGE=<stage|all> [ARGS=...]; developers: TARGET=n8n|reference, WORKFLOW=export.json
-	@stage=$(call quoted,STAGE) target=$(call quoted,TARGET) workflow=$(call quoted,WORKFLOW); \
-	read -r -a args <<<$(call quoted,ARGS); \
-	if [ -n "$$workflow" ]; then $(MAKE) -s build && \
-	  STAGE="$$stage" ARGS="$${args[*]}" E2E_WORKFLOWS="$$workflow" E2E_API_KEY=1 \
-	  E2E_RUNNER='set -f; node dist/app/check/cli.js --stage "$$STAGE" --target n8n --api "$$API_URL" --n8n "$$N8N_URL" $$ARGS' bash test/e2e/run.sh; \
-	elif [ "$$target" = lab ]; then bash docker/lab.sh check "$$stage" "$${args[@]}"; \
-	elif [ "$$target" = n8n ]; then $(MAKE) -s build && node dist/app/check/cli.js --stage "$$stage" --target n8n --n8n $(call quoted,N8N) --api $(call quoted,API) "$${args[@]}"; \
-	else $(MAKE) -s build && node dist/app/check/cli.js --stage "$$stage" --target reference "$${args[@]}"; fi
-
-starter: ## for a trainee stuck at STAGE=<stage>: the reference up to the stage before, added unpublished to the editor
-	bash docker/lab.sh starter $(call quoted,STAGE)
-
-up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
-	bash docker/lab.sh up
-
-down: ## save the lab's workflows to saved/<lab>/ and its checks to reports/, then remove the lab (a failed save removes nothing; LAB_FORCE_DOWN=1)
-	bash docker/lab.sh down
-
-save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/ (trainer-only)
-	bash docker/lab.sh save
-
-restore: ## save the lab first, then the latest save (or FROM=saved/<lab>/<time>) back into it, published ones published
-	bash docker/lab.sh restore
-
-stop: ## stop the lab's containers for the night; workflows, login and settings are kept
-	bash docker/lab.sh stop
-
-start: ## start a stopped lab again: same login, published workflows listening, the same addresses
-	bash docker/lab.sh start
-
-reset: ## between exercises: stop unfinished runs, clear the destination systems; the workflows stay
-	bash docker/lab.sh reset
-
-solution: ## publish the reference workflows on the running lab (refused while a workflow holds their paths)
-	bash docker/lab.sh solution
-
-health: ## the mock API's /health, through the container
-	bash docker/lab.sh health
-
-state: ## the mock API's /state, through the container
-	bash docker/lab.sh state
-
-logs: ## follow the lab's logs
-	bash docker/lab.sh logs
-
-class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
-	bash docker/lab.sh class-up
-
-class-down: ## save (workflows and checks), then remove, every lab of ROSTER=<file>
-	bash docker/lab.sh class-down
-
-class-save: ## make save for every lab of ROSTER=<file>
-	bash docker/lab.sh class-save
-
-class-stop: ## make stop for every lab of ROSTER=<file>
-	bash docker/lab.sh class-stop
-
-class-start: ## make start for every lab of ROSTER=<file>
-	bash docker/lab.sh class-start
-
-class-restore: ## make restore (each lab's latest save) for every lab of ROSTER=<file>
-	bash docker/lab.sh class-restore
-
-class-report: ## every lab's checks: reports/class.html, class.json, class.csv, class-history.csv (ROSTER=<file>)
-	bash docker/lab.sh class-report
-
-class-board: ## a live page of the class for the trainer (ROSTER=<file>; CLASS_BOARD_PORT, default 8080); Ctrl-C stops it
-	bash docker/lab.sh class-board
-
-roster: ## print the class roster (URLs, logins, ssh -L lines) and write labs/class-roster.txt (ROSTER=<file>)
-	bash docker/lab.sh roster
-
-bundle: ## write every image the lab uses into one archive for offline classrooms (LAB_BUNDLE=file)
-	bash docker/lab.sh bundle
-
-include deploy/kubernetes/k8s.mk
 
 clean: ## remove build output
 	rm -rf dist coverage

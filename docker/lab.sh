@@ -5,7 +5,8 @@
 #                                    exercise | publish the reference workflows
 #   save | restore | stop | start     the workflows to saved/ | back from a save (FROM=) | keep all, stopped |
 #                                    started again
-#   check STAGE [ARGS] | acceptance [lab|n8n|reference]   the stage checker | the matrix, inside the lab
+#   check STAGE [ARGS] | acceptance [ARGS]    the stage checker | the matrix, inside the lab (the make
+#                                             targets decide the developers' ways: TARGET=n8n|reference)
 #   starter STAGE                    a workflow complete up to the stage before STAGE, added unpublished
 #   health | state | logs [SVC] | api METHOD PATH [JSON]  the mock API through its container; the logs
 #   class-up | class-down | class-save | class-stop | class-start | class-restore | class-report |
@@ -15,12 +16,15 @@
 # The parts, one concern each, are in docker/lab/: common, net (IPv4 arithmetic), settings, preflight
 # (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), class,
 # board (the live class board and the class report), bundle.
+#
+# LAB_TRACE=1 traces every command, here and in the lab.sh run for each lab of a class (common.sh).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=lab/common.sh
 . "$ROOT/docker/lab/common.sh"
+lab_trace
 # shellcheck source=lab/net.sh
 . "$ROOT/docker/lab/net.sh"
 # shellcheck source=lab/settings.sh
@@ -42,23 +46,6 @@ cd "$ROOT"
 # shellcheck source=lab/bundle.sh
 . "$ROOT/docker/lab/bundle.sh"
 
-cmd_acceptance() {
-  local target=${1:-lab}
-  [ $# -gt 0 ] && shift
-  case "$target" in
-    lab) cmd_acceptance_lab "$@" ;;
-    # For developers, on this machine's Node.js: the pinned n8n (make e2e) or the in-process reference.
-    n8n) exec make -C "$ROOT" e2e ;;
-    reference)
-      command -v node >/dev/null 2>&1 || die "TARGET=reference runs on this machine's Node.js 20+ (node not found)"
-      make -C "$ROOT" -s build >/dev/null
-      mkdir -p reports
-      exec node dist/app/acceptance/cli.js --target reference --report reports/acceptance-reference.json "$@"
-      ;;
-    *) die "unknown acceptance target '$target' (lab, n8n or reference)" ;;
-  esac
-}
-
 main() {
   local cmd=${1:-}
   [ $# -gt 0 ] && shift
@@ -78,7 +65,7 @@ main() {
     state) need_running_lab && api GET /state ;;
     logs) need_docker && compose logs -f --tail=100 "$@" ;;
     api) need_running_lab && api "$@" ;;
-    acceptance) cmd_acceptance "$@" ;;
+    acceptance) cmd_acceptance_lab "$@" ;;
     check) cmd_check "$@" ;;
     starter) cmd_starter "$@" ;;
     fetch-report) need_running_lab && copy_report check-last.json ;;
@@ -94,7 +81,7 @@ main() {
     class-board) cmd_class_board ;;
     roster) need_docker && cmd_roster ;;
     bundle) cmd_bundle ;;
-    *) die "usage: docker/lab.sh up|down|reset|solution|save|restore|stop|start|check STAGE|starter STAGE|acceptance [lab|n8n|reference]|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-save|class-stop|class-start|class-restore|class-report|class-board|roster|bundle" ;;
+    *) die "usage: docker/lab.sh up|down|reset|solution|save|restore|stop|start|check STAGE|starter STAGE|acceptance|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-save|class-stop|class-start|class-restore|class-report|class-board|roster|bundle" ;;
   esac
 }
 

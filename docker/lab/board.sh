@@ -265,7 +265,7 @@ board_release() {
 # the labs' states), by the same code, in throwaway containers of the lab's image with no network:
 # reports/class.html, class.json, class.csv and class-history.csv.
 cmd_class_report_from_labs() {
-  local start=$SECONDS name format out states dir mounts=()
+  local start=$SECONDS name format out states dir err mounts=()
   class_names
   need_docker
   docker image inspect "$BOARD_IMAGE" >/dev/null 2>&1 || die "the lab's image $BOARD_IMAGE is not on this engine (make class-up first)"
@@ -284,8 +284,8 @@ cmd_class_report_from_labs() {
     docker run --rm --network none --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 \
       --mount "type=bind,source=$dir,target=/board,readonly" --mount "type=bind,source=$ROOT/reports,target=/saved,readonly" \
       ${mounts[@]+"${mounts[@]}"} "$BOARD_IMAGE" node dist/app/classroom/report-cli.js --format "$format" \
-      --labs /labs --saved /saved --states /board/states.json >"$ROOT/reports/$out.part" ||
-      { rm -rf "$dir" "$ROOT/reports/$out.part"; die "could not render the class report ($format)"; }
+      --labs /labs --saved /saved --states /board/states.json >"$ROOT/reports/$out.part" 2>"$dir/error" ||
+      { err=$(cat "$dir/error"); rm -rf "$dir" "$ROOT/reports/$out.part"; die_with "$err" "could not render the class report ($format)"; }
     mv "$ROOT/reports/$out.part" "$ROOT/reports/$out"
   done
   rm -rf "$dir"

@@ -24,9 +24,9 @@ SAVE_SCRIPT='set -eu
 d=$(mktemp -d)
 mkdir "$d/workflows"
 if ! n8n export:workflow --backup --output="$d/workflows/" >"$d/log" 2>&1; then
-  grep -q "No workflows found" "$d/log" || { tail -n 5 "$d/log" >&2; exit 1; }
+  grep -q "No workflows found" "$d/log" || { cat "$d/log" >&2; exit 1; }
 fi
-grep -q "No workflows found\|Successfully exported" "$d/log" || { tail -n 5 "$d/log" >&2; exit 1; }
+grep -q "No workflows found\|Successfully exported" "$d/log" || { cat "$d/log" >&2; exit 1; }
 node -e "$INDEX_JS" "$d/workflows" >"$d/index.json"
 tar -C "$d" -cf - index.json workflows'
 
@@ -64,7 +64,7 @@ save_summary() {
 # restore, recorded in the index) tells a restore's own saves apart. A stopped lab stays stopped. Called
 # in a subshell ($(...)): the lock it takes ends with it.
 lab_save() {
-  local MADE_BY=${1:-save} root dir made=() stamp name n part err running rc lock
+  local MADE_BY=${1:-save} root dir made=() stamp name n part err running rc lock why
   root=$(save_root)
   dir=$(save_dir_of_lab)
   [ -d "$root" ] || made+=("$root")
@@ -98,7 +98,9 @@ lab_save() {
   if [ "$rc" != 0 ]; then
     rm -rf "$part"
     # n8n's own words, not tar's complaint about the empty stream that followed them.
-    echo "lab: n8n's export of $(lab_title) failed: $(grep -v '^ *$' <<<"$err" | grep -v '^tar: ' | tail -n 1)" >&2
+    why="n8n's export of $(lab_title) failed: $(grep -v '^ *$' <<<"$err" | grep -v '^tar: ' | tail -n 1)"
+    echo "lab: $why" >&2
+    tool_output "$(grep -v '^tar: ' <<<"$err" || true)" "$why"
     return 1
   fi
   [ -s "$part/index.json" ] || { rm -rf "$part"; echo "lab: n8n's export of $(lab_title) wrote no index" >&2; return 1; }
@@ -119,7 +121,7 @@ cmd_save() {
   need_docker
   lab_has_data || die "$(lab_title) has nothing to save: it does not exist (make up$LAB_ARG starts it)"
   load_settings
-  where=$(lab_save 2>&1) || die "could not save $(lab_title)'s workflows: ${where##*lab: }"
+  where=$(lab_save 2>&1) || die_with "$(tool_lines "$where")" "could not save $(lab_title)'s workflows: $(first_said "$where")"
   where=${where##*$'\n'}
   say "saved $(lab_title)'s workflows ($(save_summary "$where"), with their published state and pinned data) to $(shown_path "$where")/ in $(since "$start") s; make restore$LAB_ARG brings them back"
 }
@@ -159,16 +161,17 @@ cmd_restore() {
   mapfile -t published < <(save_ids "$from" published)
   [ "${#all[@]}" -gt 0 ] || { say "the save $(shown_path "$from") holds no workflow; nothing to restore"; return 0; }
   made=$(lab_save restore 2>&1) ||
-    die "nothing was restored: what $(lab_title) holds now could not be saved first (${made##*lab: })"
+    die_with "$(tool_lines "$made")" "nothing was restored: what $(lab_title) holds now could not be saved first ($(first_said "$made"))"
   made=${made##*$'\n'}
-  out=$(tools_run "${N8N_CLI[@]}" unpublish "${all[@]}" 2>&1) || die "could not prepare the restore: ${out##*$'\n'}"
+  out=$(tools_run "${N8N_CLI[@]}" unpublish "${all[@]}" 2>&1) || die_with "$out" "could not prepare the restore: ${out##*$'\n'}"
   # shellcheck disable=SC2016 # expanded by the container's shell
   if ! out=$(tar -C "$from" -cf - workflows | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
-n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { tail -n 3 "$d/log"; exit 1; }' 2>&1); then
-    die "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1) (what it held before is saved in $(shown_path "$made")/)"
+n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { cat "$d/log"; exit 1; }' 2>&1); then
+    die_with "$out" "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1) (what it held before is saved in $(shown_path "$made")/)"
   fi
   if [ "${#published[@]}" -gt 0 ]; then
-    out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) || die "the workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
+    out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) ||
+      die_with "$out" "the workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
     # shellcheck disable=SC2001 # every line of the answer prefixed, not one replacement
     sed 's/^/lab: /' <<<"$out"
   fi
@@ -179,7 +182,7 @@ cmd_stop() {
   local start=$SECONDS out
   need_docker
   lab_exists || die "$(lab_title) does not exist (make up$LAB_ARG starts it)"
-  out=$(compose stop --timeout 20 2>&1) || { echo "$out" >&2; die "could not stop $(lab_title)"; }
+  out=$(compose stop --timeout 20 2>&1) || die_with "$out" "could not stop $(lab_title)"
   say "stopped $(lab_title) in $(since "$start") s: its workflows, login and settings are kept; make start$LAB_ARG brings it back"
 }
 

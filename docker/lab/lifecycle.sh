@@ -60,28 +60,33 @@ cmd_up() {
 # Saves the workflows first, always, and keeps the lab's check reports on the host (reports/, each class
 # lab's in reports/<lab>/); when either fails nothing is removed (LAB_FORCE_DOWN=1 removes all the same).
 cmd_down() {
-  local start=$SECONDS out saved="" kept why
+  local start=$SECONDS out saved="" kept why detail
   refuse_force
   need_docker
   if lab_has_data; then
     load_settings
     if ! saved=$(lab_save down 2>&1); then
-      why=${saved##*$'\n'}
+      why=$(first_said "$saved")
+      detail=$(tool_lines "$saved")
       saved=""
       [ "${LAB_FORCE_DOWN:-}" = 1 ] ||
-        die "nothing was removed: $(lab_title)'s workflows could not be saved (${why#lab: }); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
-      say "LAB_FORCE_DOWN=1: removing $(lab_title) without a save (${why#lab: })"
+        die_with "$detail" "nothing was removed: $(lab_title)'s workflows could not be saved ($why); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
+      say "LAB_FORCE_DOWN=1: removing $(lab_title) without a save ($why)"
+      tool_output "$detail"
     fi
     saved=${saved##*$'\n'}
   fi
   if ! out=$(keep_reports 2>&1); then
+    why=$(first_said "$out")
+    detail=$(tool_lines "$out")
     [ "${LAB_FORCE_DOWN:-}" = 1 ] ||
-      die "nothing was removed: $(lab_title)'s check reports could not be kept in ${REPORTS#"$ROOT"/}/ (${out##*lab: }); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
-    say "LAB_FORCE_DOWN=1: removing $(lab_title) without its check reports (${out##*lab: })"
+      die_with "$detail" "nothing was removed: $(lab_title)'s check reports could not be kept in ${REPORTS#"$ROOT"/}/ ($why); to remove it anyway, losing them: make down$LAB_ARG LAB_FORCE_DOWN=1"
+    say "LAB_FORCE_DOWN=1: removing $(lab_title) without its check reports ($why)"
+    tool_output "$detail"
   fi
   # A running class board holds the lab's reports volume: it lets go of it first.
   [ -z "$LAB" ] || board_release "$LAB"
-  out=$(compose down --volumes --remove-orphans --timeout 10 2>&1) || { echo "$out" >&2; die "could not remove $(lab_title)"; }
+  out=$(compose down --volumes --remove-orphans --timeout 10 2>&1) || die_with "$out" "could not remove $(lab_title)"
   rm -f "$ENV_FILE"
   kept="nothing to save"
   [ -z "$saved" ] || kept="its workflows saved to $(shown_path "$saved")/ ($(save_summary "$saved")): make restore$LAB_ARG brings them back into a new lab"

@@ -19,7 +19,7 @@ n8n_setup() {
   out=$(tools_run "${N8N_CLI[@]}" setup 2>&1 <<EOF2
 {"email":"$(env_value N8N_OWNER_EMAIL)","password":"$(env_value N8N_OWNER_PASSWORD)","firstName":"Lab","lastName":"Trainee","apiKey":"$(env_value N8N_API_KEY)"}
 EOF2
-  ) || die "could not set up n8n's login and API key: ${out##*$'\n'}"
+  ) || die_with "$out" "could not set up n8n's login and API key: ${out##*$'\n'}"
   grep -q '^owner created' <<<"$out" && say "n8n login created"
   key=$(sed -n 's/^key //p' <<<"$out")
   if [ -n "$key" ]; then
@@ -36,7 +36,7 @@ publish_solution() { tools_run "${N8N_CLI[@]}" solution | sed 's/^/lab: /'; }
 stop_unfinished_runs() {
   local out
   out=$(tools_run "${N8N_CLI[@]}" stop-runs 2>&1) ||
-    die "could not stop the unfinished workflow runs (${out##*$'\n'}); nothing was reset"
+    die_with "$out" "could not stop the unfinished workflow runs (${out##*$'\n'}); nothing was reset"
   say "$out"
 }
 
@@ -111,6 +111,7 @@ keep_reports() {
     fi
     if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
       echo "lab: could not keep $file: $(tail -n 1 "$tmp.err" 2>/dev/null)" >&2
+      tool_output "$(cat "$tmp.err" 2>/dev/null)" "$(tail -n 1 "$tmp.err" 2>/dev/null)"
       rm -f "$tmp" "$tmp.err"
       return 1
     fi

@@ -8,7 +8,11 @@
 #   $FAKE_STATE/n8n/<id>.json    n8n's workflows, as its CLI exports and imports them
 # A one-off n8n container runs its script here, with the real sh, tar and node and bin/n8n below; a
 # one-off container of the lab's image that reads the reports volume runs its node script on the folder.
-# Knobs: FAKE_EXPORT_FAIL=1 (the export fails), FAKE_EXPORT_SLEEP=SECONDS (a slow export).
+# Knobs: FAKE_EXPORT_FAIL=1 (the export fails; =stack: with a stack trace before its last line),
+# FAKE_EXPORT_SLEEP=SECONDS (a slow export), FAKE_IMPORT_FAIL=1 (n8n's import fails, a log of several
+# lines), FAKE_TOOL_FAIL=COMMAND (the n8n client's COMMAND fails, several lines on stderr),
+# FAKE_REPORT_FAIL=1 (reading the reports volume fails, several lines), FAKE_COMPOSE_FAIL=COMMAND
+# (`docker compose COMMAND` fails, several lines).
 set -euo pipefail
 
 state=${FAKE_STATE:?FAKE_STATE is needed}
@@ -16,6 +20,12 @@ printf '%s\n' "$*" >>"$state/calls.log"
 project=""
 
 running_id() { [ ! -e "$state/running" ] || echo 0123456789ab; }
+
+# A failing tool's output, as long as real ones are: what went wrong first, where, then a last line.
+several_lines() {
+  printf '%s\n' "Error: $1 failed: the first line says why" "    at step (/app/dist/one.js:1:10)" \
+    "    at run (/app/dist/two.js:2:20)" "$1: exit 1, the last line"
+}
 
 # `compose run ... SERVICE ARGS`: the options before the service, then what runs.
 compose_run() {
@@ -50,7 +60,10 @@ tools() {
       echo "{\"at\":\"$at\",\"requested\":\"$stage\",\"passed\":true,\"stages\":{},\"first_failed\":null,\"first_hint\":null,\"stopped\":false}" >>"$reports/check-history.jsonl"
       echo "PASS stage $stage"
       ;;
-    dist/app/n8n/cli.js) echo "$3 ${*:4}" ;;
+    dist/app/n8n/cli.js)
+      [ "${FAKE_TOOL_FAIL:-}" != "$3" ] || { several_lines "the n8n client's $3" >&2; return 1; }
+      echo "$3 ${*:4}"
+      ;;
     *) echo "fake docker: tools $*" ;;
   esac
 }
@@ -72,6 +85,7 @@ one_off() {
     esac
   done
   shift # the image
+  [ -z "${FAKE_REPORT_FAIL:-}" ] || { several_lines "reading the reports volume" >&2; return 1; }
   [ -d "$state/volumes/$volume" ] || { echo "fake docker: no volume $volume" >&2; return 125; }
   [ "$1" = node ] || { echo "fake docker: run $*" >&2; return 125; }
   node "$2" "$3" "$state/volumes/$volume/${4#/reports/}"
@@ -85,6 +99,7 @@ compose() {
       *) break ;;
     esac
   done
+  [ "${FAKE_COMPOSE_FAIL:-}" != "$1" ] || { several_lines "compose $1" >&2; return 1; }
   case "$1" in
     version) echo 2.26.1 ;;
     ps) running_id ;;

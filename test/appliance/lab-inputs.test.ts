@@ -60,6 +60,8 @@ describe('make passes every value as data', () => {
           ...args,
           `SHELL=${join(dir, 'shell')}`,
           'MAKE=true',
+          // The install stamp is the test's own: a prerequisite `build` never touches this checkout's.
+          `STAMP=${join(dir, 'stamp')}`,
         ],
         { timeout: 20_000 },
       );
@@ -144,19 +146,48 @@ describe('make passes every value as data', () => {
     }
   });
 
-  it.each([
-    [
-      'acceptance',
-      (f: string) =>
-        [`TARGET=n8n;touch ${f}`, ['bash', 'docker/lab.sh', 'acceptance', `n8n;touch ${f}`]] as const,
-    ],
-    ['test-class-scale', (f: string) => [`N=2;touch ${f}`, ['bash', 'test/lab/scale.sh']] as const],
-  ])('make %s: as data', async (target, rows) => {
-    const [given, expected] = rows(flag);
-    const r = await make([target, given]);
+  it('make test-class-scale: N as data', async () => {
+    const r = await make(['test-class-scale', `N=2;touch ${flag}`]);
     expect(r.code).toBe(0);
     expect(existsSync(flag)).toBe(false);
+    expect(calls().at(-1)).toEqual(['bash', 'test/lab/scale.sh']);
+  });
+
+  /** The Makefile alone decides which way make acceptance goes: the scripts are given no TARGET. */
+  it.each([
+    ['lab', ['bash', 'docker/lab.sh', 'acceptance']],
+    ['n8n', ['bash', 'test/e2e/run.sh']],
+    [
+      'reference',
+      [
+        'node',
+        'dist/app/acceptance/cli.js',
+        '--target',
+        'reference',
+        '--report',
+        'reports/acceptance-reference.json',
+      ],
+    ],
+  ])('make acceptance TARGET=%s', async (target, expected) => {
+    const r = await make(['acceptance', `TARGET=${target}`]);
+    expect(r.code).toBe(0);
     expect(calls().at(-1)).toEqual(expected);
+    expect(calls().filter((c) => c[1] === 'docker/lab.sh')).toHaveLength(target === 'lab' ? 1 : 0);
+  });
+
+  it.each([
+    ['acceptance', `TARGET=n8n;touch FLAG`],
+    ['check', `TARGET=n8n;touch FLAG`],
+    ['check', 'TARGET=lab n8n'],
+    ['acceptance', 'TARGET='],
+  ])('make %s %s: refused in one line, nothing run', async (target, given) => {
+    const r = await make([target, given.replace('FLAG', flag)]);
+    expect(r.code).toBe(2);
+    expect(existsSync(flag)).toBe(false);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `make: unknown TARGET '${given.slice('TARGET='.length).replace('FLAG', flag)}' (lab, n8n or reference)`,
+    );
+    expect(calls()).toEqual([]);
   });
 
   it.each(['STAGE', 'LAB', 'ROSTER', 'FROM'])(
