@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { type AccessPolicy, accessCheck } from './http/access.js';
 import { allowedMethods, type Endpoint, endpoint, mount } from './http/endpoint.js';
 import type { AppEnv } from './http/env.js';
-import { ApiError, JSON_CONTENT_TYPE, renderError } from './http/errors.js';
-import { type LogLine, withPipeline } from './http/journal.js';
+import { ApiError, renderError } from './http/errors.js';
+import { JSON_CONTENT_TYPE } from './http/json-response.js';
+import { type LogLine, withPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './openapi.js';
 import { blocklistRoutes } from './routes/blocklist.js';
 import { caseRoutes } from './routes/cases.js';
@@ -42,7 +43,7 @@ export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
 
 /**
  * Builds the service. No side effects: it reads no environment and opens no socket, so every test can
- * build a fresh one. Its fetch is the pipeline (app/api/http/journal.ts): access control, the routes, then
+ * build a fresh one. Its fetch is the pipeline (app/api/http/pipeline.ts): access control, the routes, then
  * the journal and the log line (which see every status); the router itself has no middleware.
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {

@@ -47,3 +47,14 @@ export function postDecision(
 ): Promise<ResumeAnswer> {
   return postResume(url, body, { ...options, retryOn: [409] });
 }
+
+/** What the workflow's answer to a decision means, in one sentence for the page. */
+export function describeResume(status: number, attempts: number): string {
+  const tries =
+    attempts > 1 ? ` after ${attempts} tries (n8n said "running already" until its Wait node waited)` : '';
+  if (status < 300) return `The workflow accepted the decision${tries}.`;
+  if (status === 409) return `The workflow still answers 409 "running already"${tries}; try again.`;
+  if (status === 401) return 'The workflow refused the resume URL (bad or missing signature).';
+  if (status === 404) return 'Nothing waits on this URL any more (answered, timed out, or the run ended).';
+  return `The workflow answered ${status}.`;
+}

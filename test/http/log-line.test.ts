@@ -1,7 +1,7 @@
 /** The log line is built by hand for speed; it must be exactly what JSON.stringify of its fields gives. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { logLine } from '../../app/api/http/journal.js';
+import { logLine } from '../../app/api/http/pipeline.js';
 import { fuzzParameters } from '../fuzz/arbitraries.js';
 
 const expected = (time: string, method: string, path: string, status: number, ms: number) =>

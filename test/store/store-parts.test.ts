@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCidrList } from '../../app/api/http/cidr.js';
-import { rawPath } from '../../app/api/http/journal.js';
+import { rawPath } from '../../app/api/http/pipeline.js';
 import type { BlockHistoryRecord } from '../../app/api/schemas/blocklist.js';
 import { Blocklist } from '../../app/api/store/blocklist.js';
 import { Journal } from '../../app/api/store/journal.js';

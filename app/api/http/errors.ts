@@ -1,6 +1,8 @@
+/** The service's refusals: the one error type, its one renderer, and its form for a raw socket. */
 import { STATUS_CODES } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorDetail } from '../schemas/error.js';
+import { JSON_CONTENT_TYPE, jsonResponse } from './json-response.js';
 
 interface ApiErrorOptions {
   details?: ErrorDetail[];
@@ -35,26 +37,6 @@ export class ApiError extends HTTPException {
     if (this.details) error.details = this.details;
     return { error, ...this.extra };
   }
-}
-
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/**
- * Builds a JSON response with the contract's content type. A plain header object keeps
- * @hono/node-server on its fast path (no Headers instance, no stream).
- */
-export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return jsonTextResponse(JSON.stringify(body), status, headers);
-}
-
-/** The same, for a body already serialised (a store that needed the JSON anyway hands it over). */
-export function jsonTextResponse(text: string, status = 200, headers?: Record<string, string>): Response {
-  return new Response(text, {
-    status,
-    headers: headers
-      ? { 'content-type': JSON_CONTENT_TYPE, ...headers }
-      : { 'content-type': JSON_CONTENT_TYPE },
-  });
 }
 
 /** Serialises an ApiError for a raw socket, where no Hono context exists (the server's clientError). */

@@ -1,5 +1,5 @@
 import { endpoint, postEndpoint } from '../http/endpoint.js';
-import { jsonResponse } from '../http/errors.js';
+import { jsonResponse } from '../http/json-response.js';
 import { unwrap } from '../http/refusal.js';
 import {
   AlreadyBlockedSchema,

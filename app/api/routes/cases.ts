@@ -1,5 +1,6 @@
 import { endpoint, postEndpoint } from '../http/endpoint.js';
-import { ApiError, jsonResponse, jsonTextResponse } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
+import { jsonResponse, jsonTextResponse } from '../http/json-response.js';
 import { unwrap } from '../http/refusal.js';
 import { CaseSchema, CaseWriteSchema } from '../schemas/case.js';
 import { EventIdSchema } from '../schemas/common.js';

@@ -1,5 +1,5 @@
 import { postEndpoint } from '../http/endpoint.js';
-import { jsonResponse } from '../http/errors.js';
+import { jsonResponse } from '../http/json-response.js';
 import {
   CaseModeRequestSchema,
   CaseModeResponseSchema,

@@ -1,5 +1,5 @@
 import { endpoint } from '../http/endpoint.js';
-import { jsonTextResponse } from '../http/errors.js';
+import { jsonTextResponse } from '../http/json-response.js';
 import { type Health, HealthSchema } from '../schemas/health.js';
 import { LIMITS } from '../store/store.js';
 import type { RouteDeps } from './deps.js';

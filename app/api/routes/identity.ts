@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
-import { ApiError, jsonResponse } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
+import { jsonResponse } from '../http/json-response.js';
 import { ErrorBodySchema } from '../schemas/error.js';
 import { IdentitySchema } from '../schemas/identity.js';
 import { findIdentity } from '../store/identities.js';

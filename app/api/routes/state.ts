@@ -1,6 +1,6 @@
 import { brotliClose, brotliOpen } from '../http/brotli-splice.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
-import { JSON_CONTENT_TYPE, jsonResponse } from '../http/errors.js';
+import { JSON_CONTENT_TYPE, jsonResponse } from '../http/json-response.js';
 import { partsResponse } from '../http/parts-body.js';
 import { ResetRequestSchema, ResetResponseSchema, StateSchema } from '../schemas/state.js';
 import type { RouteDeps } from './deps.js';

@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { ConsoleDeps } from './deps.js';
+
+/**
+ * GET /api/events: what the page draws, as server-sent events: the state (`state`, each new version), the
+ * Check control's run (`check-run`) and each line the checker prints (`check-line`), as they come.
+ */
+export function eventRoutes({ feed, checks }: Pick<ConsoleDeps, 'feed' | 'checks'>): Hono {
+  return new Hono().get('/', (c) =>
+    streamSSE(c, async (stream) => {
+      let sent = -1;
+      const send = async () => {
+        const view = feed.view;
+        if (view.version === sent) return;
+        sent = view.version;
+        await stream.writeSSE({ event: 'state', id: String(view.version), data: JSON.stringify(view) });
+      };
+      const unsubscribe = feed.subscribe(() => void send());
+      const unfollow = checks?.subscribe((event) => {
+        const data = JSON.stringify(event.kind === 'run' ? event.view : { n: event.n, text: event.text });
+        void stream.writeSSE({ event: `check-${event.kind}`, data });
+      });
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), 15_000);
+      const end = () => {
+        unsubscribe();
+        unfollow?.();
+        clearInterval(heartbeat);
+      };
+      stream.onAbort(end);
+      await send();
+      if (checks) await stream.writeSSE({ event: 'check-run', data: JSON.stringify(checks.view) });
+      while (!stream.aborted && !stream.closed) await stream.sleep(60_000);
+      end();
+    }),
+  );
+}
