@@ -63,7 +63,7 @@ check-workflow: build
 check-unknown acceptance-unknown:
 	@printf "make: unknown TARGET '%s' (lab, n8n or reference)\n" $(call quoted,TARGET) >&2; exit 1
 
-starter: ## for a trainee stuck at STAGE=<stage>: the reference up to the stage before, added unpublished to the editor
+starter: ## for a trainee stuck at STAGE=<stage>: the guide's workflow up to the stage before, added unpublished to the editor
 	bash docker/lab.sh starter $(call quoted,STAGE)
 
 save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/ (trainer-only)

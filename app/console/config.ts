@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { WebhookPathSchema } from '../harness/webhook-path.js';
-import { DEFAULT_WORKFLOWS_DIR } from '../n8n/solution.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
@@ -61,8 +60,6 @@ export const ConsoleConfigSchema = z
     workflowApiUrl: httpUrl.optional(),
     /** The Add a starter control (app/n8n/starter.ts, like make starter): off hides and refuses it. */
     starters: z.enum(STARTERS_VALUES, { error: 'must be on or off' }).default('on'),
-    /** The reference exports a starter is cut from (docker/workflows, mounted as for the tools). */
-    workflowsDir: z.string().min(1).default(DEFAULT_WORKFLOWS_DIR),
     /** The lab's name (`default`: the single lab): its session cookie's name is its own. */
     lab: z
       .string()
@@ -97,7 +94,6 @@ export const CONSOLE_ENV = {
   checker: 'CONSOLE_CHECKER',
   checkTimeoutSeconds: 'CONSOLE_CHECK_TIMEOUT_SECONDS',
   starters: 'LAB_STARTERS',
-  workflowsDir: 'LAB_WORKFLOWS_DIR',
   lab: 'CONSOLE_LAB',
   publishedPort: 'CONSOLE_PUBLISHED_PORT',
   publicOrigin: 'LAB_PUBLIC_ORIGIN',

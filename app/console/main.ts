@@ -55,7 +55,6 @@ function main(): void {
     alertWebhookPath: config.alertWebhookPath,
     n8nApiKey: apiKey,
     starters: config.starters,
-    workflowsDir: config.workflowsDir,
     workflowApiUrl: config.workflowApiUrl ?? (config.mockApiSocket ? undefined : config.mockApiUrl),
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {

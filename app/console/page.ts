@@ -9,7 +9,7 @@ import { CHECK_STAGES } from './check-view.js';
 export function renderPage(token: string, options: { starters: boolean } = { starters: true }) {
   const starter = options.starters
     ? html`
-        <button id="starter-add" type="button" title="the reference up to the stage before the chosen one, added unpublished to your editor">Add a starter</button>`
+        <button id="starter-add" type="button" title="the guide's workflow up to the stage before the chosen one, added unpublished to your editor">Add a starter</button>`
     : '';
   const starterOutput = options.starters
     ? html`

@@ -91,13 +91,13 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
       return { lines: [`unpublished ${await unpublishIds(api, ids.data)} workflow(s)`], code: 0 };
     }
     case 'starter': {
-      const [stage, ...files] = args;
-      if (!stage) throw new UsageError('starter takes a STAGE [FILE...]');
+      const [stage, ...rest] = args;
+      if (!stage || rest.length > 0) throw new UsageError('starter takes a STAGE');
       const starters = process.env.LAB_STARTERS?.trim() || 'on';
       const known = STARTERS_VALUES.find((v) => v === starters);
       if (!known) throw new UsageError(`LAB_STARTERS=${starters} is not on or off`);
       const connect = () => new PublicApi({ url: env('N8N_URL') }, apiKey());
-      return { lines: await addStarter(connect, stage, known, () => readReferences(files)), code: 0 };
+      return { lines: await addStarter(connect, stage, known), code: 0 };
     }
     case 'webhook-listening': {
       const [path, ...rest] = args;

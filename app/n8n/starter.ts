@@ -24,7 +24,6 @@ import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
 import { STAGE_TITLES } from '../harness/stage-briefs.js';
 import { guideResponseUpTo } from '../workflow/guide/state.js';
 import type { PublicApi, Workflow, WorkflowBody } from './client.js';
-import type { Reference } from './solution.js';
 
 /** LAB_STARTERS: the lab lets trainees add starters (`on`, the default) or refuses them (`off`). */
 export const STARTERS_VALUES = ['on', 'off'] as const;
@@ -104,15 +103,12 @@ const show = (w: Pick<Workflow, 'id' | 'name'>) => `"${w.name}" (id ${w.id})`;
 /**
  * Adds (or updates) the starter for `stage` in the trainee's n8n; one line per workflow, naming it, its
  * id, "unpublished" and what to do. `connect` is called only once the starter is allowed and its stage
- * valid (a refusal needs no n8n and no key). `_references`, the reference exports the starters were once
- * cut from, is no longer read: it stays until the callers drop it. Throws StarterRefused (nothing
- * changed), or N8nError.
+ * valid (a refusal needs no n8n and no key). Throws StarterRefused (nothing changed), or N8nError.
  */
 export async function addStarter(
   connect: () => PublicApi,
   stage: string,
   starters: Starters,
-  _references?: () => readonly Reference[],
 ): Promise<string[]> {
   if (starters === 'off') throw startersOff();
   const wanted = starterWorkflows(starterStage(stage));

@@ -157,7 +157,7 @@ cmd_acceptance_lab() {
   return "$rc"
 }
 
-# A starter for a trainee stuck at STAGE: the reference up to the stage before, added to the editor
+# A starter for a trainee stuck at STAGE: the guide's workflow up to the stage before, added to the editor
 # unpublished (app/n8n/starter.ts); the trainee's own workflows are not touched. LAB_STARTERS=off refuses.
 cmd_starter() {
   [ -n "${1:-}" ] || die "usage: make starter$LAB_ARG STAGE=<stage> (the stage the trainee is stuck at)"

@@ -24,7 +24,6 @@ beforeAll(async () => {
   lab = await startConsoleLab({
     N8N_URL: n8n.url,
     N8N_API_KEY: STORE_KEY,
-    LAB_WORKFLOWS_DIR: 'docker/workflows',
   });
   browser = await openChromium();
   page = browser.page;

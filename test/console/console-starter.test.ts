@@ -31,7 +31,6 @@ async function startConsole(env: Record<string, string>): Promise<Console> {
     CONSOLE_PORT: '0',
     MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
     CHECK_REPORT: join(dir, 'check-last.json'),
-    LAB_WORKFLOWS_DIR: 'docker/workflows',
     ...env,
   });
   const [, url = ''] = await waitForLine(proc, /console listening on (http:\/\/\S+)/, 60_000);

@@ -32,8 +32,6 @@ export interface ConsoleDeps {
   n8nApiKey?: string | undefined;
   /** LAB_STARTERS: `off` leaves the Add a starter control off the page and refuses it (default on). */
   starters?: Starters;
-  /** The folder of the reference exports a starter is cut from (default /lab/workflows). */
-  workflowsDir?: string;
   /** Retry window for n8n's 409 "running already" (ms). */
   resumeRetryMs?: number;
   fetchImpl?: typeof fetch;

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { N8nError, PublicApi } from '../../n8n/client.js';
-import { DEFAULT_WORKFLOWS_DIR, readReferences, SolutionRefused } from '../../n8n/solution.js';
 import { addStarter, StarterRefused, startersOff } from '../../n8n/starter.js';
 import { refuse } from '../../service-kit/browser-guard.js';
 import type { ConsoleDeps } from './deps.js';
@@ -14,9 +13,9 @@ const StarterBody = z.object({ stage: z.string().max(100) });
 export const STARTER_NEEDS_KEY =
   'Adding a starter from the console needs n8n’s API key (N8N_API_KEY); ask your trainer (make starter).';
 
-type StarterDeps = Pick<ConsoleDeps, 'starters' | 'n8nApiKey' | 'n8nUrl' | 'workflowsDir' | 'fetchImpl'>;
+type StarterDeps = Pick<ConsoleDeps, 'starters' | 'n8nApiKey' | 'n8nUrl' | 'fetchImpl'>;
 
-/** POST /api/starter: the reference up to the stage before the chosen one, added unpublished to n8n. */
+/** POST /api/starter: the guide's workflow up to the stage before the chosen one, added unpublished to n8n. */
 export function starterRoutes(deps: StarterDeps): Hono {
   const starters = deps.starters ?? 'on';
   const key = deps.n8nApiKey;
@@ -32,19 +31,16 @@ export function starterRoutes(deps: StarterDeps): Hono {
   }
   const connect = () =>
     new PublicApi({ url: deps.n8nUrl, ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}) }, key);
-  const references = () => readReferences([], deps.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
   return new Hono().post('/', jsonBody(StarterBody), async (c) => {
     try {
-      const lines = await addStarter(connect, c.req.valid('json').stage, starters, references);
+      const lines = await addStarter(connect, c.req.valid('json').stage, starters);
       return c.json({ ok: true, lines, message: lines.join(' ') });
     } catch (err) {
-      // A refusal (400, 409), no reference exports to cut it from (503), or n8n's refusal (502): one line.
+      // A refusal (400, 409) or n8n's refusal (502): one line.
       if (err instanceof StarterRefused) {
         const status = err.code === 'starter_published' ? 409 : 400;
         return c.json({ ok: false, error: { code: err.code, message: err.message } }, status);
       }
-      if (err instanceof SolutionRefused)
-        return c.json({ ok: false, error: { code: 'starter_unavailable', message: err.message } }, 503);
       if (err instanceof N8nError)
         return c.json({ ok: false, error: { code: 'n8n_failed', message: err.message } }, 502);
       throw err;
