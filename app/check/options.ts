@@ -22,13 +22,18 @@ export const CHECK_USAGE = `usage: node dist/app/check/cli.js --stage STAGE|all 
   --only                        check STAGE alone, not the stages before it (quicker, for a rerun)
 ${API_FLAGS_USAGE}
   --n8n URL                     the workflow platform's base URL (default http://127.0.0.1:5678)
+  --editor-url URL              the n8n editor as the trainee's browser reaches it: each FAIL links its run
+                                there (default: the --n8n URL)
   --resume-origin URL           replace the origin of the resume URLs the platform announces
   --webhook-path PATH           the alert webhook's path (default suspicious-login: <n8n>/webhook/PATH)
   --rollback-path PATH          the rollback webhook's path (default suspicious-login-rollback)
   --mapping FILE                your names for what the exercise leaves open (docs/trainee-guide.md)
   --report FILE                 JSON results (default ${CHECK_REPORT_PATH})
+  --json                        print the report (the --report file's JSON) instead of the lines
+  --timings                     print where each stimulus's time went (reset, trigger, run, settle, look-up)
 ${LIMIT_AND_TRACE_USAGE}
-environment: N8N_API_KEY        n8n public-API key: the Webhook stage then reads the execution data`;
+environment: N8N_API_KEY        n8n public-API key: the checker then finds each stimulus's run (the Webhook
+                                stage reads its data, a FAIL points at it, the wait ends when it ends)`;
 
 export interface CheckOptions {
   stage: StageName | 'all';
@@ -37,6 +42,12 @@ export interface CheckOptions {
   target: TargetName;
   api: ApiOption;
   n8nUrl: string;
+  /** The editor's address as the trainee's browser reaches it (a run's link); the n8n URL by default. */
+  editorUrl: string;
+  /** Print each stimulus's phases. */
+  timings: boolean;
+  /** Print the report's JSON instead of the lines. */
+  json: boolean;
   resumeOrigin: string | undefined;
   webhookPath: string;
   rollbackPath: string;
@@ -58,6 +69,9 @@ const RawSchema = z.object({
   mapping: z.string().min(1).optional(),
   report: z.string().min(1).default(CHECK_REPORT_PATH),
   only: z.boolean().default(false),
+  'editor-url': z.url({ protocol: /^https?$/ }).optional(),
+  timings: z.boolean().default(false),
+  json: z.boolean().default(false),
 });
 
 const EnvSchema = z.object({
@@ -79,6 +93,9 @@ export function parseCheckOptions(
       mapping: { type: 'string' },
       report: { type: 'string' },
       only: { type: 'boolean' },
+      'editor-url': { type: 'string' },
+      timings: { type: 'boolean' },
+      json: { type: 'boolean' },
     },
     RawSchema,
   );
@@ -99,6 +116,9 @@ export function parseCheckOptions(
     target: raw.target,
     api,
     n8nUrl: raw.n8n,
+    editorUrl: raw['editor-url'] ?? raw.n8n,
+    timings: raw.timings,
+    json: raw.json,
     resumeOrigin: raw['resume-origin'],
     webhookPath: raw['webhook-path'],
     rollbackPath: raw['rollback-path'],

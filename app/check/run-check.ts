@@ -3,6 +3,7 @@ import {
   type CheckReport,
   CheckReportSchema,
   type ExpectationResult,
+  type RunPointer,
   STAGE_NAMES,
   type StageName,
   type StageResult,
@@ -11,6 +12,7 @@ import {
 import type { MockApiClient } from '../harness/mock-api.js';
 import type { Output } from '../harness/output.js';
 import { CHECK_TIMING, type Timing } from '../harness/timing.js';
+import { n8nRunSource } from '../n8n/runs.js';
 import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
 import { LAB_USER } from '../workflow/scenario.js';
@@ -18,6 +20,7 @@ import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
 import { type CheckContext, CheckSetupError, checkScenario, NotListening } from './scenario-check.js';
 import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
+import { formatTimings, type TimedStimulus } from './timings.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;
 export const CHECK_N8N_TIMING: Timing = CHECK_TIMING.n8n;
@@ -52,6 +55,15 @@ export async function runCheck(
     if (stages.includes('webhook') && options.target === 'n8n' && options.apiKey === undefined) {
       note('no N8N_API_KEY: the Webhook stage’s execution data is judged from the next stage');
     }
+    if (options.target === 'n8n' && options.apiKey === undefined) {
+      note('no N8N_API_KEY: a FAIL cannot point at its n8n run, and each wait ends on a quiet journal');
+    }
+    const runs =
+      options.target === 'n8n'
+        ? options.apiKey === undefined
+          ? undefined
+          : n8nRunSource({ n8nUrl: options.n8nUrl, apiKey: options.apiKey, editorUrl: options.editorUrl })
+        : target.runs;
 
     output.out(
       `check: stages ${stages[0]}..${stages.at(-1)} on ${target.name} at ${target.workflowUrl}, mock API ${api.describe}; ` +
@@ -66,14 +78,18 @@ export async function runCheck(
       mapping,
       identity,
       note,
+      runs,
       ...(hooks.onEvidence ? { onEvidence: hooks.onEvidence } : {}),
     };
     const results: ExpectationResult[] = [];
+    const timed: TimedStimulus[] = [];
     let stopped: Stopped | null = null;
     for (const scenario of scenarios) {
       const began = performance.now();
       try {
-        results.push(...(await checkScenario(context, scenario)));
+        const checked = await checkScenario(context, scenario);
+        results.push(...checked.results);
+        if (checked.timings !== null) timed.push({ stimulus: scenario.stimulus, ...checked.timings });
       } catch (error) {
         if (!(error instanceof NotListening)) throw error;
         stopped = error.stopped;
@@ -117,7 +133,13 @@ export async function runCheck(
       output.err(`check: ${stopped.message}`);
       return report;
     }
+    if (options.json) {
+      output.out(JSON.stringify(report, null, 2));
+      if (options.timings) output.err(formatTimings(timed, report.seconds));
+      return report;
+    }
     output.out(formatResults(report));
+    if (options.timings) output.out(formatTimings(timed, report.seconds));
     output.out(`results: ${options.reportPath}`);
     return report;
   } finally {
@@ -183,6 +205,7 @@ export function formatResults(report: CheckReport): string {
     if (result.hint !== null)
       lines.push(`${indent}${result.status === 'fail' ? 'hint' : 'why'}: ${result.hint}`);
     if (result.detail !== null) lines.push(`${indent}seen: ${result.detail}`);
+    if (result.run !== null) lines.push(`${indent}${runLine(result.run)}`);
   }
   lines.push('');
   for (const stage of report.stages) {
@@ -193,4 +216,16 @@ export function formatResults(report: CheckReport): string {
   }
   for (const note of report.notes) lines.push(`(checker: ${note})`);
   return lines.join('\n');
+}
+
+/** `run: <url> (<status>) node: <node>: <why>`; what is unknown is left out. */
+export function runLine(run: RunPointer): string {
+  const where = run.url ?? (run.execution_id === null ? null : `execution ${run.execution_id}`);
+  return [
+    'run:',
+    ...(where === null ? [] : [where]),
+    ...(run.status === null ? [] : [`(${run.status})`]),
+    ...(run.node === null ? [] : [`node: ${run.node}:`]),
+    run.why,
+  ].join(' ');
 }

@@ -7,14 +7,22 @@ import { randomUUID } from 'node:crypto';
 import type { StateReading } from '../harness/api-readings.js';
 import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../harness/check-report.js';
 import type { MockApiClient } from '../harness/mock-api.js';
-import { type DriverOptions, driveScenario, isOk, type Refusal } from '../harness/scenario-driver.js';
+import type { RunLookup, RunSource } from '../harness/run-watch.js';
+import {
+  type DriverEvidence,
+  type DriverOptions,
+  driveScenario,
+  isOk,
+  type Refusal,
+} from '../harness/scenario-driver.js';
 import type { Timing } from '../harness/timing.js';
-import { findExecutionFields } from '../n8n/executions.js';
+import { missingFields } from '../n8n/executions.js';
 import { SetupError } from '../targets/session.js';
 import type { Target } from '../targets/targets.js';
 import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { fillTemplate, type Mapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
+import { pointAt, type RunKnowledge } from './run-pointer.js';
 import {
   type Evidence,
   type ExecutionFinding,
@@ -65,10 +73,28 @@ export interface CheckContext {
   identity: Record<string, unknown> | null;
   note(message: string): void;
   onEvidence?: (scenario: Scenario, evidence: Evidence) => void;
+  /** Where the stimuli's runs are found (n8n with an API key, the reference host); none: not looked for. */
+  runs?: RunSource | undefined;
+}
+
+/** Where one scenario's time went, in milliseconds (--timings). */
+export interface ScenarioTimings {
+  reset: number;
+  trigger: number;
+  /** n8n's run, from the alert's answer until it was seen ended; null: not seen ended. */
+  run: number | null;
+  settle: number;
+  /** The run's look-up after the wait (its node data, for the pointer and the Webhook stage). */
+  lookup: number;
+  total: number;
 }
 
 /** Drives a scenario, then judges each of its expectations on the evidence. */
-export async function checkScenario(ctx: CheckContext, scenario: Scenario): Promise<ExpectationResult[]> {
+export async function checkScenario(
+  ctx: CheckContext,
+  scenario: Scenario,
+): Promise<{ results: ExpectationResult[]; timings: ScenarioTimings | null }> {
+  const began = performance.now();
   const suffix = randomUUID().slice(0, 8);
   const facts: Facts = {
     eventId: `evt-chk-${scenario.id}-${suffix}`,
@@ -121,18 +147,20 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
   const { marks, state } = driven.evidence;
   if (state === null) throw new CheckSetupError('GET /state never answered a state');
 
+  const lookupBegan = performance.now();
+  const lookup = await lookUpRun(ctx, facts.eventId, driven.evidence);
+  const lookupMs = performance.now() - lookupBegan;
+  const knowledge: RunKnowledge =
+    ctx.runs === undefined
+      ? { kind: 'unknown' }
+      : lookup === undefined
+        ? { kind: 'not-sent' }
+        : { kind: 'looked', lookup, phaseSeconds: ctx.timing.phaseTimeoutMs / 1000 };
   let execution: ExecutionFinding | undefined;
   if (scenario.expectations.some((x) => x.stage === 'webhook') && isOk(marks.trigger.status)) {
+    const sent = Object.fromEntries(MAPPED_FIELDS.map((f) => [f, alert[f]]));
     execution =
-      ctx.options.target === 'n8n' && ctx.options.apiKey !== undefined
-        ? await findExecutionFields({
-            n8nUrl: ctx.options.n8nUrl,
-            apiKey: ctx.options.apiKey,
-            eventId: facts.eventId,
-            sent: Object.fromEntries(MAPPED_FIELDS.map((f) => [f, alert[f]])),
-            timeoutMs: ctx.timing.phaseTimeoutMs,
-          })
-        : { kind: 'no-key' };
+      ctx.options.target === 'n8n' && lookup !== undefined ? findingOf(lookup, sent) : { kind: 'no-key' };
   }
   ctx.onEvidence?.(scenario, evidence(state, marks, execution));
   const outcomes = isOk(marks.trigger.status)
@@ -143,8 +171,12 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
           : neverArrived(ctx.options.webhookPath, marks.trigger),
       );
   const at = new Date().toISOString();
-  return scenario.expectations.map((x, i) => {
-    const outcome = outcomes[i] ?? { status: 'fail' as const, hint: 'not judged' };
+  const results = scenario.expectations.map((x, i): ExpectationResult => {
+    const judged = outcomes[i] ?? { status: 'fail' as const, hint: 'not judged' };
+    const { outcome, run } = pointAt(x, judged, knowledge, {
+      webhookPath: ctx.options.webhookPath,
+      execution,
+    });
     return {
       stage: x.stage,
       stimulus: scenario.stimulus,
@@ -153,9 +185,83 @@ export async function checkScenario(ctx: CheckContext, scenario: Scenario): Prom
       hint: outcome.status === 'pass' ? null : (outcome.hint ?? null),
       detail: outcome.status === 'pass' ? null : (outcome.detail ?? null),
       at,
-      run: null,
+      run,
     };
   });
+  await stopLeftovers(ctx, driven.evidence);
+  const t = driven.evidence.timings;
+  return {
+    results,
+    timings: { ...t, lookup: lookupMs, total: performance.now() - began },
+  };
+}
+
+/**
+ * A run still going (waiting for an approval nobody will give, late on a busy host) must not write into the
+ * next stimulus's state: every run of the scenario's workflows that still runs or waits is stopped, and an
+ * n8n too busy to answer is asked again (up to a phase) before the next stimulus resets the mock API; a run
+ * n8n would not stop that still runs is waited for (up to the same phase).
+ */
+async function stopLeftovers(ctx: CheckContext, { sent }: DriverEvidence): Promise<void> {
+  const first = sent[0];
+  if (ctx.runs === undefined || first === undefined) return;
+  const deadline = performance.now() + ctx.timing.phaseTimeoutMs;
+  for (const path of new Set(sent.map((s) => s.path))) {
+    while (!(await ctx.runs.stop(path, first.sentAt)) && performance.now() < deadline) {
+      ctx.note('n8n did not answer a stop of a stimulus’s run at once; it was asked again');
+      await sleep(ctx.timing.pollMs);
+    }
+  }
+  // A key that may not stop runs (no execution:stop scope): a run still going is waited for instead.
+  for (const stimulus of sent) {
+    if (stimulus.runId === null) continue;
+    let status = stimulus.status;
+    while ((status === 'new' || status === 'running') && performance.now() < deadline) {
+      await sleep(ctx.timing.pollMs);
+      status = (await ctx.runs.status(stimulus.runId)) ?? status;
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The run the verdict is about, with its node data: the first delivery's when that run never finished (the
+ * follow-up was then not sent, or its expectations hang on the first), else the last stimulus's. Undefined
+ * when nothing was looked up: no run source, or no stimulus accepted.
+ */
+async function lookUpRun(
+  ctx: CheckContext,
+  eventId: string,
+  { sent, marks }: DriverEvidence,
+): Promise<RunLookup | undefined> {
+  const stimulus = marks.firstRunDone === false ? sent[0] : sent.at(-1);
+  if (ctx.runs === undefined || stimulus === undefined) return undefined;
+  const exclude = sent.flatMap((s) => (s !== stimulus && s.runId !== null ? [s.runId] : []));
+  const lookup = await ctx.runs.find({ eventId, path: stimulus.path, sentAt: stimulus.sentAt, exclude });
+  // n8n gave no answer now (busy), but found the run while the driver waited: that run, as last seen.
+  if (lookup.kind !== 'found' && stimulus.found !== null)
+    return { kind: 'found', run: { ...stimulus.found, status: stimulus.status ?? stimulus.found.status } };
+  return lookup;
+}
+
+/** The Webhook stage's execution-data judgement, from the run found. */
+function findingOf(lookup: RunLookup, sent: Record<string, unknown>): ExecutionFinding {
+  switch (lookup.kind) {
+    case 'found':
+      return {
+        kind: 'found',
+        executionId: lookup.run.id,
+        missing: missingFields(
+          lookup.run.nodes.map((n) => n.output),
+          sent,
+        ),
+      };
+    case 'none':
+      return { kind: 'not-found', detail: 'no execution carries the event_id' };
+    case 'unreachable':
+      return { kind: 'error', detail: lookup.detail };
+  }
 }
 
 /**
@@ -185,6 +291,7 @@ function driverOptions(ctx: CheckContext): DriverOptions {
     answers: 'every request',
     decision: (approver, facts) => fillTemplate(ctx.mapping.approval[approver], { approver: facts.approver }),
     unfinishedFirstRun: 'go on',
+    runs: ctx.runs,
   };
 }
 

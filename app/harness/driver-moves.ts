@@ -18,12 +18,13 @@ export async function postTrigger(
   payload: unknown,
   timing: Timing,
   note: (message: string) => void,
+  headers: Record<string, string> = {},
 ): Promise<number> {
   const deadline = performance.now() + timing.phaseTimeoutMs;
   for (;;) {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(payload),
     });
     await response.body?.cancel();
@@ -86,15 +87,23 @@ export async function waitUntilSettled<V extends { pass: boolean }>(options: {
   judge: (state: StateReading) => V;
   timing: Timing;
   deadline: number;
+  /**
+   * The stimulus's run has ended (n8n's execution finished, errored, was stopped): nothing more can come
+   * of it, so the state read after it is the last word, passing or failing, and no quiet time is needed.
+   */
+  runEnded?: () => Promise<boolean>;
 }): Promise<{ verdict: V; state: StateReading } | null> {
   const { timing } = options;
   let last: { verdict: V; state: StateReading } | null = null;
   let stable: { seq: number; since: number } | null = null;
   for (;;) {
+    // Asked before the state is read, so that the state read is one taken after the run ended.
+    const ended = (await options.runEnded?.()) ?? false;
     const state = await options.readState();
     if (state !== null) {
       await options.onState?.(state);
       last = { verdict: options.judge(state), state };
+      if (ended) return last;
       const seq = state.journal.at(-1)?.seq ?? 0;
       if (!last.verdict.pass) stable = null;
       else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };

@@ -12,6 +12,7 @@ import { resumeUrlIn } from './approval-request.js';
 import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './driver-moves.js';
 import type { Facts } from './judging.js';
 import type { MockApiClient } from './mock-api.js';
+import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from './run-watch.js';
 import type { Timing } from './timing.js';
 import { webhookUrl } from './webhook-path.js';
 
@@ -37,9 +38,38 @@ export interface Marks {
   followUpTrigger: TriggerAnswer | null;
 }
 
+/** A stimulus the driver sent and the run it caused, as far as the driver saw it. */
+export interface SentStimulus {
+  path: string;
+  sentAt: Date;
+  /** The run's id once the run source found it; null: not (yet) found, or no run source. */
+  runId: string | null;
+  /** The run as it was first found (its id and address, when a later look-up gets no answer). */
+  found: RunView | null;
+  /** The run's last status seen. */
+  status: string | null;
+  /** When (performance.now()) the run was first seen ended; null: not seen ended. */
+  endedAt: number | null;
+}
+
+/** Where a scenario's time went, in milliseconds (the checker's --timings). */
+export interface DriverTimings {
+  /** POST /reset, GET /health and the case mode. */
+  reset: number;
+  /** The webhook POSTs, until n8n answered. */
+  trigger: number;
+  /** From the alert's answer until its run was seen ended (null: never seen ended, or no run source). */
+  run: number | null;
+  /** The rest of the wait for evidence (settling, approvals, a follow-up's run). */
+  settle: number;
+}
+
 /** What a driven scenario leaves for its judge. */
 export interface DriverEvidence {
   marks: Marks;
+  /** Each stimulus sent with a 2xx answer, in order: the alert, then the follow-up. */
+  sent: SentStimulus[];
+  timings: DriverTimings;
   /** The last state seen (the first run's, when an unfinished first run stopped the scenario); null: none. */
   state: StateReading | null;
 }
@@ -77,6 +107,8 @@ export interface DriverOptions {
   decision(approver: Exclude<Approver, 'silent'>, facts: Facts): unknown;
   /** A first run that never finished: the scenario stops there, or goes on to its judgement all the same. */
   unfinishedFirstRun: 'stop' | 'go on';
+  /** Where the stimuli's runs are found: a wait for evidence then ends once the run has ended. */
+  runs?: RunSource | undefined;
 }
 
 /** One scenario: what is sent, who answers, and when it counts as done. */
@@ -103,9 +135,12 @@ export function isOk(status: number | null): boolean {
 
 /** Prepares the mock API, then drives the scenario; a refused preparation drives nothing. */
 export async function driveScenario(options: DriverOptions, scenario: DriverScenario): Promise<DriverResult> {
+  const began = performance.now();
   const refusal = await prepare(options.api, scenario.setup);
   if (refusal !== null) return { refusal };
-  return { evidence: await new ScenarioRun(options, scenario).drive() };
+  const run = new ScenarioRun(options, scenario);
+  run.timings.reset = performance.now() - began;
+  return { evidence: await run.drive() };
 }
 
 /** POST /reset, then GET /health must say healthy; then the scenario's case mode. Null when all is well. */
@@ -134,6 +169,8 @@ class ScenarioRun {
     followUpSeq: null,
     followUpTrigger: null,
   };
+  readonly sent: SentStimulus[] = [];
+  readonly timings: DriverTimings = { reset: 0, trigger: 0, run: null, settle: 0 };
   readonly #answered = new Set<string>();
   #approvalSeenAt: number | null = null;
 
@@ -143,9 +180,26 @@ class ScenarioRun {
   ) {}
 
   async drive(): Promise<DriverEvidence> {
-    const { marks, scenario, options } = this;
+    const { marks, scenario } = this;
     marks.trigger = await this.send(scenario.alertPath, scenario.alert);
-    if (!isOk(marks.trigger.status)) return { marks, state: await this.read() };
+    if (!isOk(marks.trigger.status)) return this.evidence(await this.read());
+    const answered = performance.now();
+    const evidence = await this.driveRun();
+    const first = this.sent[0]?.endedAt ?? null;
+    this.timings.run = first === null ? null : first - answered;
+    this.timings.settle = performance.now() - answered - (this.timings.run ?? 0) - this.#followUpTrigger;
+    return evidence;
+  }
+
+  #followUpTrigger = 0;
+
+  evidence(state: StateReading | null): DriverEvidence {
+    return { marks: this.marks, sent: this.sent, timings: this.timings, state };
+  }
+
+  /** After the alert was accepted: the follow-up, approvals, and the wait for a settled state. */
+  async driveRun(): Promise<DriverEvidence> {
+    const { marks, scenario, options } = this;
 
     const { followUp } = scenario;
     if (followUp !== undefined) {
@@ -156,9 +210,13 @@ class ScenarioRun {
       marks.firstRunDone = first?.verdict.pass ?? false;
       if (first !== null && marks.firstRunDone) {
         marks.followUpSeq = first.state.journal.at(-1)?.seq ?? 0;
+        // The first run's id, known before the second delivery (same event_id) is sent, is not its run.
+        await this.runEnded();
+        const before = performance.now();
         marks.followUpTrigger = await this.send(followUp.path, followUp.payload);
+        this.#followUpTrigger = performance.now() - before;
       } else if (options.unfinishedFirstRun === 'stop') {
-        return { marks, state: first?.state ?? null };
+        return this.evidence(first?.state ?? null);
       }
     }
 
@@ -182,7 +240,7 @@ class ScenarioRun {
       (state) => satOut() && scenario.done(state, marks),
       this.deadline(sitsOut),
     );
-    return { marks, state: settled?.state ?? null };
+    return this.evidence(settled?.state ?? null);
   }
 
   /** The phase time from now, and the approval limit with its lateness when a silent approver sits it out. */
@@ -203,7 +261,33 @@ class ScenarioRun {
       judge: (state) => ({ pass: done(state) }),
       timing,
       deadline,
+      ...(this.options.runs ? { runEnded: () => this.runEnded() } : {}),
     });
+  }
+
+  /** The newest stimulus's run has ended (found by its event_id, then its status polled). */
+  async runEnded(): Promise<boolean> {
+    const { runs } = this.options;
+    const stimulus = this.sent.at(-1);
+    if (runs === undefined || stimulus === undefined) return false;
+    if (stimulus.endedAt !== null) return true;
+    if (stimulus.runId === null) {
+      const found = await runs.find({
+        eventId: this.scenario.facts.eventId,
+        path: stimulus.path,
+        sentAt: stimulus.sentAt,
+        exclude: this.sent.flatMap((s) => (s.runId === null ? [] : [s.runId])),
+      });
+      if (found.kind !== 'found') return false;
+      stimulus.runId = found.run.id;
+      stimulus.found = found.run;
+      stimulus.status = found.run.status;
+    } else {
+      stimulus.status = (await runs.status(stimulus.runId)) ?? stimulus.status;
+    }
+    if (stimulus.status === null || !hasEnded(stimulus.status)) return false;
+    stimulus.endedAt = performance.now();
+    return true;
   }
 
   read(): Promise<StateReading | null> {
@@ -219,12 +303,18 @@ class ScenarioRun {
       phaseTimeoutMs: options.triggerRetryMs ?? options.timing.phaseTimeoutMs,
     };
     let answer: TriggerAnswer;
+    const sentAt = new Date();
+    const began = performance.now();
     try {
-      answer = { status: await postTrigger(url, payload, timing, options.note), error: null };
+      const headers = { [STIMULUS_HEADER]: this.scenario.facts.eventId };
+      answer = { status: await postTrigger(url, payload, timing, options.note, headers), error: null };
     } catch (error) {
       answer = { status: null, error: error instanceof Error ? error.message : String(error) };
     }
+    this.timings.trigger += performance.now() - began;
     options.vetTrigger(answer, url, path);
+    if (isOk(answer.status))
+      this.sent.push({ path, sentAt, runId: null, found: null, status: null, endedAt: null });
     return answer;
   }
 

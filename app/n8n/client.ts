@@ -223,6 +223,44 @@ export class PublicApi {
     return this.json('GET', `/executions/${encodeURIComponent(id)}?includeData=true`);
   }
 
+  /**
+   * Executions started after a moment, newest first, with their data (and the workflow they ran); a running
+   * one only in a list asked with status=running (n8n leaves running executions out of any other list).
+   */
+  async executionsStartedAfter(query: {
+    workflowId: string | undefined;
+    startedAfter: string;
+    running: boolean;
+    limit: number;
+  }): Promise<unknown[]> {
+    const params = new URLSearchParams({
+      includeData: 'true',
+      startedAfter: query.startedAfter,
+      limit: String(query.limit),
+    });
+    if (query.workflowId !== undefined) params.set('workflowId', query.workflowId);
+    if (query.running) params.set('status', 'running');
+    return parse(RecentSchema, await this.json('GET', `/executions?${params}`), 'GET /executions').data;
+  }
+
+  /** One execution without its node data: its status, cheaply. */
+  async executionSummary(id: string): Promise<unknown> {
+    return this.json('GET', `/executions/${encodeURIComponent(id)}`);
+  }
+
+  /** Stops a workflow's executions that are queued, run or wait, started after a moment (all when none). */
+  async stopExecutionsSince(query: {
+    workflowId: string | undefined;
+    startedAfter: string;
+  }): Promise<number> {
+    const body = {
+      status: ['queued', 'running', 'waiting'],
+      workflowId: query.workflowId ?? 'all',
+      startedAfter: query.startedAfter,
+    };
+    return parse(StoppedSchema, await this.json('POST', '/executions/stop', body), 'stop').stopped;
+  }
+
   /** Stops every execution with one of these statuses; returns how many n8n stopped. */
   async stopExecutions(statuses: readonly string[]): Promise<number> {
     return parse(StoppedSchema, await this.json('POST', '/executions/stop', { status: statuses }), 'stop')

@@ -3,8 +3,10 @@
  * They differ only in where the triggers live and how patient the runner must be.
  */
 
+import type { RunSource } from '../harness/run-watch.js';
 import { MATRIX_TIMING, type Timing } from '../harness/timing.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
+import { referenceRuns } from './reference-runs.js';
 import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';
 
 export type TargetName = 'reference' | 'n8n';
@@ -15,6 +17,8 @@ export interface Target {
   approvalTimeoutSeconds: number;
   timing: Timing;
   afterCase?: () => Promise<void>;
+  /** Where the runs of the stimuli are found (n8n: set by the checker when it has an API key). */
+  runs?: RunSource;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ export async function startReferenceTarget(options: {
     timing: REFERENCE_TIMING,
     // A failed case may leave a run waiting for approval; it must not write into the next case's state.
     afterCase: () => host.cancelRuns(),
+    runs: referenceRuns(host),
     close: () => host.close(),
   };
 }

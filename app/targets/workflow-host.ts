@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mockApiClient } from '../harness/mock-api.js';
+import { STIMULUS_HEADER } from '../harness/run-watch.js';
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../workflow/constants.js';
 import {
   type ApprovalOutcome,
@@ -43,12 +44,16 @@ export interface WorkflowVariant {
 export interface RunRecord {
   id: string;
   workflow: string;
+  /** The stimulus's id (its header, app/harness/run-watch.ts), else the payload's event_id; null: neither. */
+  eventId: string | null;
   startedAt: string;
   finishedAt: string | null;
   /** success; stopped (Stop and Error after recording why); error; cancelled (host closing). */
   status: 'running' | 'success' | 'stopped' | 'error' | 'cancelled';
   trace: string[];
   error: string | null;
+  /** The run waits for an approval (n8n's status would say waiting). */
+  waiting: boolean;
 }
 
 export interface WorkflowHost {
@@ -103,17 +108,20 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
 
   function startRun(
     workflow: string,
+    stimulus: string | undefined,
     payload: unknown,
     body: (payload: unknown, ctx: RunContext) => Promise<void>,
   ) {
     const run: RunRecord = {
       id: randomUUID(),
       workflow,
+      eventId: stimulus ?? eventIdOf(payload),
       startedAt: new Date().toISOString(),
       finishedAt: null,
       status: 'running',
       trace: [],
       error: null,
+      waiting: false,
     };
     runs.push(run);
     const controller = new AbortController();
@@ -123,6 +131,10 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
       openApprovalWait: (timeoutMs) => {
         const wait = openApprovalWait(timeoutMs);
         controller.signal.addEventListener('abort', () => wait.cancel(), { once: true });
+        run.waiting = true;
+        void wait.outcome.then(() => {
+          run.waiting = false;
+        });
         return wait;
       },
       settings,
@@ -156,13 +168,13 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
   const app = new Hono();
   // n8n's onReceived webhook: 200 at once, the run goes on in the background.
   app.post('/webhook/suspicious-login', async (c) => {
-    startRun(RESPONSE_WORKFLOW, await readJson(c.req.raw), (payload, ctx) =>
+    startRun(RESPONSE_WORKFLOW, c.req.header(STIMULUS_HEADER), await readJson(c.req.raw), (payload, ctx) =>
       runSuspiciousLogin(payload, ctx, responseNodes),
     );
     return c.json({ message: 'Workflow was started' });
   });
   app.post('/webhook/suspicious-login-rollback', async (c) => {
-    startRun(ROLLBACK_WORKFLOW, await readJson(c.req.raw), (payload, ctx) =>
+    startRun(ROLLBACK_WORKFLOW, c.req.header(STIMULUS_HEADER), await readJson(c.req.raw), (payload, ctx) =>
       runRollback(payload, ctx, rollbackNodes),
     );
     return c.json({ message: 'Workflow was started' });
@@ -205,6 +217,11 @@ export async function startWorkflowHost(options: WorkflowHostOptions): Promise<W
       });
     },
   };
+}
+
+function eventIdOf(payload: unknown): string | null {
+  if (typeof payload !== 'object' || payload === null || !('event_id' in payload)) return null;
+  return typeof payload.event_id === 'string' ? payload.event_id : null;
 }
 
 /** The body as JSON, or null when it is empty or not JSON: the workflow's Validate judges it. */

@@ -10,6 +10,9 @@ describe('check options', () => {
       target: 'reference',
       api: { kind: 'local' },
       n8nUrl: 'http://127.0.0.1:5678',
+      editorUrl: 'http://127.0.0.1:5678',
+      timings: false,
+      json: false,
       resumeOrigin: undefined,
       webhookPath: 'suspicious-login',
       rollbackPath: 'suspicious-login-rollback',
@@ -64,6 +67,28 @@ describe('check options', () => {
   ])('refuses %j', (argv, message) => {
     expect(() => parseCheckOptions(argv)).toThrow(UsageError);
     expect(() => parseCheckOptions(argv)).toThrow(message);
+  });
+
+  it("--editor-url: the address of a run's link (default the --n8n URL); --timings, --json", () => {
+    const base = [
+      '--stage',
+      'enrich',
+      '--target',
+      'n8n',
+      '--api',
+      'http://mock:8081',
+      '--n8n',
+      'http://n8n:5678',
+    ];
+    expect(parseCheckOptions(base)).toMatchObject({
+      editorUrl: 'http://n8n:5678',
+      timings: false,
+      json: false,
+    });
+    expect(
+      parseCheckOptions([...base, '--editor-url', 'http://localhost:8080', '--timings', '--json']),
+    ).toMatchObject({ editorUrl: 'http://localhost:8080', timings: true, json: true });
+    expect(() => parseCheckOptions([...base, '--editor-url', 'ftp://x'])).toThrow(/--editor-url/);
   });
 
   it('--help returns null and the usage names every stage', () => {

@@ -1,0 +1,126 @@
+/**
+ * Where a FAIL or UNJUDGED line points: the run its stimulus caused (n8n's execution, found by its
+ * event_id) and the node where it went wrong, in this order: the node that errored; the last node that
+ * ran, when the expectation needed a later one ("nothing after Validate ran"); the first node whose output
+ * lacks the field the expectation needed; else the stage's first node that ran, or no node (an honest
+ * null). A run that has not ended (or not arrived) when the phase ends makes a failing line UNJUDGED: the
+ * host was busy, the workflow was not shown wrong.
+ */
+import { walk } from '../harness/approval-request.js';
+import { type RunPointer, STAGE_NAMES, type StageName } from '../harness/check-report.js';
+import type { RunLookup, RunNode, RunView } from '../harness/run-watch.js';
+import { STAGE_NODES } from '../workflow/n8n/stage-nodes.js';
+import type { ExecutionFinding, Expectation, Outcome } from './scenarios.js';
+
+const STOP_AND_ERROR = 'n8n-nodes-base.stopAndError';
+
+/** What the checker knows of a stimulus's run when it judges. */
+export type RunKnowledge =
+  /** No run source (no API key): nothing to point at, verdicts as the journal shows them. */
+  | { kind: 'unknown' }
+  /** The stimulus was not accepted: nothing ran for it. */
+  | { kind: 'not-sent' }
+  | { kind: 'looked'; lookup: RunLookup; phaseSeconds: number };
+
+export const nothingRan = (path: string) =>
+  `nothing ran: is the workflow published, is the Webhook path \`${path}\`?`;
+
+/** The line a failing expectation gets when its run had not ended when the phase did. */
+export const notRunWithin = (seconds: number) =>
+  `n8n did not run it within ${seconds} s (the host is busy: check again)`;
+
+/** A failing outcome, kept or made UNJUDGED, and the run it points at (none on a pass). */
+export function pointAt(
+  expectation: Expectation,
+  outcome: Outcome,
+  knowledge: RunKnowledge,
+  context: { webhookPath: string; execution: ExecutionFinding | undefined },
+): { outcome: Outcome; run: RunPointer | null } {
+  if (outcome.status === 'pass' || knowledge.kind === 'unknown') return { outcome, run: null };
+  const none = { execution_id: null, url: null, status: null, node: null };
+  if (knowledge.kind === 'not-sent')
+    return { outcome, run: { ...none, why: nothingRan(context.webhookPath) } };
+  const { lookup, phaseSeconds } = knowledge;
+  const late = (why: string, run: RunView | null): { outcome: Outcome; run: RunPointer } => ({
+    outcome: outcome.status === 'fail' ? { status: 'unjudged', hint: notRunWithin(phaseSeconds) } : outcome,
+    run: run === null ? { ...none, why } : { ...pointerOf(run), node: run.lastNode, why },
+  });
+  if (lookup.kind === 'none') return late(nothingRan(context.webhookPath), null);
+  if (lookup.kind === 'unreachable' && lookup.refused)
+    return { outcome, run: { ...none, why: lookup.detail } };
+  if (lookup.kind === 'unreachable') return late(`n8n's API did not answer: ${lookup.detail}`, null);
+  const { run } = lookup;
+  if (run.status === 'new' || run.status === 'running')
+    return late(
+      `the run was still ${run.status}${run.lastNode ? ` at ${run.lastNode}` : ''} after ${phaseSeconds} s`,
+      run,
+    );
+  return { outcome, run: { ...pointerOf(run), ...blame(run, expectation.stage, context.execution) } };
+}
+
+function pointerOf(run: RunView): Omit<RunPointer, 'node' | 'why'> {
+  return { execution_id: run.id, url: run.url, status: run.status };
+}
+
+/** The node to blame and why, in a run that is not running any more (ended, or waiting). */
+export function blame(
+  run: RunView,
+  stage: StageName,
+  execution: ExecutionFinding | undefined,
+): { node: string | null; why: string } {
+  // A Stop and Error node stops a run on purpose (a rejected alert): not the place of a mistake.
+  const errored = run.nodes.find((n) => n.error !== null && n.type !== STOP_AND_ERROR);
+  if (errored !== undefined) return { node: errored.name, why: `${errored.name} errored: ${errored.error}` };
+
+  if (execution?.kind === 'found' && execution.missing.length > 0) {
+    for (const node of run.nodes.filter((n) => n.output.length > 0)) {
+      const lacks = execution.missing.find((field) => !outputHas(node, field));
+      if (lacks !== undefined) return { node: node.name, why: `${node.name}'s output has no ${lacks}` };
+    }
+  }
+
+  const wanted = STAGE_NAMES.indexOf(stage);
+  const stages = run.nodes.map((n) => stageOf(n));
+  const reached = stages.some((s) => s !== null && STAGE_NAMES.indexOf(s) >= wanted);
+  const last = run.lastNode;
+  const lastStage = run.nodes.find((n) => n.name === last);
+  const before = lastStage !== undefined && (stageOf(lastStage) ?? stage) !== stage;
+  if (stage !== 'webhook' && !reached && before && last !== null) {
+    return {
+      node: last,
+      why: `nothing after ${last} ran${run.status === 'waiting' ? ' (the run is waiting there)' : ''}`,
+    };
+  }
+  const own = run.nodes.find((n) => stageOf(n) === stage);
+  if (own !== undefined)
+    return { node: own.name, why: `the run went through ${own.name}: the hint says what it did not do` };
+  return {
+    node: null,
+    why: `the run ${run.status === 'waiting' ? 'is waiting' : `ended (${run.status})`}${last ? ` after ${last}` : ''}`,
+  };
+}
+
+/** The stage a node belongs to: by the reference's node names, else by what the node calls. */
+export function stageOf(node: RunNode): StageName | null {
+  for (const [stage, names] of Object.entries(STAGE_NODES)) {
+    if ((names as readonly string[]).includes(node.name)) return stageName(stage);
+  }
+  if (node.type === 'n8n-nodes-base.webhook') return 'webhook';
+  if (node.type === 'n8n-nodes-base.wait') return 'approve';
+  const url = node.url ?? '';
+  if (url.includes('/identity')) return 'enrich';
+  if (url.includes('/blocklist')) return 'block';
+  return null;
+}
+
+function stageName(name: string): StageName | null {
+  return STAGE_NAMES.find((s) => s === name) ?? null;
+}
+
+function outputHas(node: RunNode, field: string): boolean {
+  let seen = false;
+  walk(node.output, (key) => {
+    if (key === field) seen = true;
+  });
+  return seen;
+}

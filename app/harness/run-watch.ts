@@ -1,0 +1,69 @@
+/**
+ * The run a stimulus caused, as the workflow target shows it (n8n's execution through its public API, or the
+ * reference host's run record): its status, and the nodes that ran in order with their errors and output.
+ * The scenario driver watches it to stop waiting once the run has ended (nothing more can come of it), and
+ * the checker points each FAIL and UNJUDGED line at it.
+ */
+
+/** One node of a run, in the order the run reached it. */
+export interface RunNode {
+  name: string;
+  /** n8n's node type (n8n-nodes-base.httpRequest); null when the target does not say. */
+  type: string | null;
+  /** The error the node ended with; null when it did not error. */
+  error: string | null;
+  /** The node's output items (each item's json), all runs of the node together. */
+  output: unknown[];
+  /** For an HTTP Request node: the URL it was given (an expression, unresolved); null otherwise. */
+  url: string | null;
+}
+
+export interface RunView {
+  id: string;
+  /** The editor's address of this run, to open it; null when the target has no editor. */
+  url: string | null;
+  /** n8n's words: new, running, waiting, success, error, canceled, crashed. */
+  status: string;
+  nodes: RunNode[];
+  /** The last node that ran (n8n's lastNodeExecuted). */
+  lastNode: string | null;
+}
+
+/**
+ * The header each stimulus carries with its own id (its event_id, also when the alert leaves event_id out on
+ * purpose): n8n's Webhook node keeps the request's headers in its output, so the run is found by it.
+ */
+export const STIMULUS_HEADER = 'x-soar-stimulus';
+
+/** A run's status after which it can produce nothing more. */
+export const ENDED_STATUSES: readonly string[] = ['success', 'error', 'canceled', 'crashed'];
+export const hasEnded = (status: string) => ENDED_STATUSES.includes(status);
+
+/** What a look-up found: the run, none (yet), or no answer from the target (busy, or refusing the key). */
+export type RunLookup =
+  | { kind: 'found'; run: RunView }
+  | { kind: 'none' }
+  /** refused: n8n answered, but not to this key (401/403): no run can be found, and that is no verdict. */
+  | { kind: 'unreachable'; detail: string; refused: boolean };
+
+export interface RunQuery {
+  /** The stimulus's event_id: its run carries it in its data. */
+  eventId: string;
+  /** The webhook path the stimulus was posted to: the run is of the workflow that listens there. */
+  path: string;
+  /** When the stimulus was sent: its run started after. */
+  sentAt: Date;
+  /** Runs already claimed by an earlier stimulus of the same event (the duplicate's first delivery). */
+  exclude: readonly string[];
+}
+
+/** Where the runs of a target are found. */
+export interface RunSource {
+  /** The run the stimulus caused, with its node data. */
+  find(query: RunQuery): Promise<RunLookup>;
+  /** The status of a known run, cheaply (polled while the driver waits). */
+  status(id: string): Promise<string | null>;
+  /** Stops the runs of the path's workflow started since then that still run or wait, so that none can
+   * write into the next stimulus's state; false when the target did not answer. */
+  stop(path: string, since: Date): Promise<boolean>;
+}

@@ -1,0 +1,176 @@
+/**
+ * Each FAIL and UNJUDGED line points at its run, the wait ends with the run, and a run that has not ended
+ * when its phase does is UNJUDGED, never FAIL: on the reference target (real HTTP on loopback, its runs
+ * read as n8n's executions are), and the rules of the node to blame on runs as n8n shows them.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatResults, runCheck, runLine } from '../../app/check/run-check.js';
+import { blame, nothingRan, notRunWithin, stageOf } from '../../app/check/run-pointer.js';
+import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
+import { historyLineOf } from '../../app/harness/check-history.js';
+import type { RunNode, RunView } from '../../app/harness/run-watch.js';
+import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
+import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
+
+const node = (name: string, extra: Partial<RunNode> = {}): RunNode => ({
+  name,
+  type: null,
+  error: null,
+  output: [],
+  url: null,
+  ...extra,
+});
+const view = (nodes: RunNode[], status = 'success'): RunView => ({
+  id: '7',
+  url: 'http://editor/workflow/W/executions/7',
+  status,
+  nodes,
+  lastNode: nodes.at(-1)?.name ?? null,
+});
+
+describe('the node to blame', () => {
+  it('the node that errored, not a Stop and Error that stopped the run on purpose', () => {
+    const run = view([
+      node('Webhook'),
+      node('Lookup user', { error: 'connect ECONNREFUSED', url: '={{ $json.api }}/identity/x' }),
+      node('Stop', { type: 'n8n-nodes-base.stopAndError', error: 'stopped' }),
+    ]);
+    expect(blame(run, 'enrich', undefined)).toEqual({
+      node: 'Lookup user',
+      why: 'Lookup user errored: connect ECONNREFUSED',
+    });
+    const stopped = view([
+      node('Webhook'),
+      node('Stop', { type: 'n8n-nodes-base.stopAndError', error: 'x' }),
+    ]);
+    expect(blame(stopped, 'webhook', undefined).node).not.toBe('Stop');
+  });
+
+  it('the last node that ran when the stage needed a later one', () => {
+    const run = view([node('Webhook'), node('Settings'), node('Validate'), node('Valid?')]);
+    expect(blame(run, 'enrich', undefined)).toEqual({ node: 'Valid?', why: 'nothing after Valid? ran' });
+    expect(blame(view(run.nodes, 'waiting'), 'decide', undefined).why).toBe(
+      'nothing after Valid? ran (the run is waiting there)',
+    );
+  });
+
+  it('the first node whose output lacks the field the Webhook stage needed', () => {
+    const run = view([
+      node('Webhook', { output: [{ body: { user: 'u' } }] }),
+      node('Validate', { output: [{ user: 'u', country: 'NL' }] }),
+    ]);
+    const execution = { kind: 'found' as const, executionId: '7', missing: ['country'] };
+    expect(blame(run, 'webhook', execution)).toEqual({
+      node: 'Webhook',
+      why: "Webhook's output has no country",
+    });
+  });
+
+  it("the stage's own node when it ran; no node when none can be named", () => {
+    const run = view([node('Webhook'), node('Validate'), node('Enrich'), node('Case lookup')]);
+    expect(blame(run, 'enrich', undefined).node).toBe('Enrich');
+    const unknown = view([node('My hook'), node('Step 2')]);
+    expect(blame(unknown, 'decide', undefined)).toEqual({
+      node: null,
+      why: 'the run ended (success) after Step 2',
+    });
+  });
+
+  it('a trainee’s own names: the stage by what the node calls', () => {
+    expect(stageOf(node('Who is it', { url: '={{ $json.api }}/identity/{{ $json.user }}' }))).toBe('enrich');
+    expect(stageOf(node('Hold', { type: 'n8n-nodes-base.wait' }))).toBe('approve');
+    expect(stageOf(node('Step 2'))).toBeNull();
+  });
+});
+
+describe('a check points at its runs (reference target)', () => {
+  it('a half-built workflow: each FAIL names its run and the last node that ran; the line prints it', async () => {
+    const lines: string[] = [];
+    const report = await runCheck(
+      ...checkReference('case-lookup', REFERENCE_VARIANTS['built-up-to-enrich'].reference, lines),
+    );
+    expect(failedStages(report)).toEqual(['case-lookup']);
+    const failed = report.results.filter((r) => r.status === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const result of failed) {
+      expect(result.run).toMatchObject({ status: 'error', node: 'Enrich', why: 'nothing after Enrich ran' });
+      expect(result.run?.execution_id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(lines.join('\n')).toMatch(
+      /\n {2,}run: execution [0-9a-f-]{36} \(error\) node: Enrich: nothing after Enrich ran\n/,
+    );
+    expect(report.results.filter((r) => r.status === 'pass').every((r) => r.run === null)).toBe(true);
+    // The class board's line: the first failure's node and run (the reference has no editor: no address).
+    expect(historyLineOf(report)).toMatchObject({ first_failed: 'case-lookup', first_node: 'Enrich' });
+  }, 60_000);
+
+  it('a FAIL as fast as a PASS: the wait ends when the run has ended, not at the phase limit', async () => {
+    const [options, output, hooks] = checkReference(
+      'enrich',
+      REFERENCE_VARIANTS['enrich-wrong-user'].reference,
+    );
+    const began = performance.now();
+    const report = await runCheck({ ...options, only: true }, output, {
+      ...hooks,
+      timing: { ...TEST_TIMING, phaseTimeoutMs: 20_000 },
+    });
+    expect(failedStages(report)).toEqual(['enrich']);
+    // Two stimuli, each failing: a wait to the phase limit would take 40 s.
+    expect(performance.now() - began).toBeLessThan(6_000);
+  }, 60_000);
+
+  it('a run still going when its phase ends is UNJUDGED (the host is busy), never FAIL', async () => {
+    const slow = {
+      response: {
+        enrich: async (
+          ctx: Parameters<typeof REFERENCE_NODES.enrich>[0],
+          alert: Parameters<typeof REFERENCE_NODES.enrich>[1],
+        ) => {
+          await new Promise((resolve) => setTimeout(resolve, 2_500));
+          return REFERENCE_NODES.enrich(ctx, alert);
+        },
+      },
+    };
+    const [options, output, hooks] = checkReference('enrich', slow);
+    const report = await runCheck({ ...options, only: true }, output, {
+      ...hooks,
+      timing: { ...TEST_TIMING, phaseTimeoutMs: 1_000 },
+    });
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+    const unjudged = report.results.filter((r) => r.status === 'unjudged');
+    expect(unjudged.length).toBeGreaterThan(0);
+    for (const result of unjudged) {
+      expect(result.hint).toBe(notRunWithin(1));
+      expect(result.run).toMatchObject({
+        status: 'running',
+        why: expect.stringMatching(/^the run was still running/),
+      });
+      expect(result.run?.execution_id).not.toBeNull();
+    }
+    expect(report.stages).toEqual([expect.objectContaining({ stage: 'enrich', status: 'pass' })]);
+    expect(formatResults(report)).toMatch(/UNJUDGED {2}enrich/);
+  }, 60_000);
+
+  it('the run line: the link, the status, the node and why; what is unknown is left out', () => {
+    expect(
+      runLine({
+        execution_id: '21',
+        url: 'http://localhost:8080/workflow/W/executions/21',
+        status: 'success',
+        node: 'Valid?',
+        why: 'nothing after Valid? ran',
+      }),
+    ).toBe(
+      'run: http://localhost:8080/workflow/W/executions/21 (success) node: Valid?: nothing after Valid? ran',
+    );
+    expect(
+      runLine({ execution_id: null, url: null, status: null, node: null, why: nothingRan('my-path') }),
+    ).toBe('run: nothing ran: is the workflow published, is the Webhook path `my-path`?');
+  });
+
+  it('says why when nothing ran', () => {
+    expect(nothingRan('suspicious-login')).toBe(
+      'nothing ran: is the workflow published, is the Webhook path `suspicious-login`?',
+    );
+  });
+});
