@@ -28,6 +28,8 @@ export interface CheckRunnerOptions {
   /** How the checker reaches the mock API: its Unix socket (the compose lab) or its URL (make run). */
   api: { kind: 'socket'; path: string } | { kind: 'http'; url: string } | null;
   n8nUrl: string;
+  /** The editor's address as the trainee's browser sees it: the checker's links to each run start with it. */
+  editorUrl?: string;
   /** Where the checker writes its report: the file the console's last-check panel reads. */
   reportPath: string | null;
   webhookPath: string;
@@ -92,6 +94,7 @@ export class CheckRunner {
       n8n,
       '--resume-origin',
       n8n,
+      ...(this.#opts.editorUrl === undefined ? [] : ['--editor-url', this.#opts.editorUrl]),
       '--webhook-path',
       this.#opts.webhookPath,
       '--report',

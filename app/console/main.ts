@@ -35,6 +35,7 @@ function main(): void {
       ? { kind: 'socket', path: config.mockApiSocket }
       : { kind: 'http', url: config.mockApiUrl },
     n8nUrl: config.n8nUrl,
+    editorUrl: config.n8nPublicUrl ?? config.n8nUrl,
     reportPath: config.checkReport,
     webhookPath: config.alertWebhookPath,
     env,

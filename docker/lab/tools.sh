@@ -142,7 +142,8 @@ cmd_check() {
   shift
   need_running_lab
   host_file_args "$@"
-  tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
+  # --editor-url: the runs' links in the report open in the trainee's browser, at the lab's published editor.
+  tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --editor-url "$EDITOR_URL" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
   copy_report check-last.json || true
   copy_report "$HISTORY_FILE" >/dev/null || true
   return "$rc"

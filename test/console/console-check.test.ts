@@ -14,6 +14,8 @@ import { waitForLine } from './harness.js';
 
 const STAND_IN = 'test/console/stand-in-checker.mjs';
 const N8N = 'http://127.0.0.1:9';
+/** The editor as the trainee's browser reaches it: the checker's links to each run start with it. */
+const EDITOR = 'http://127.0.0.1:5699';
 
 interface Console {
   url: string;
@@ -31,6 +33,7 @@ async function startConsole(env: Record<string, string> = {}): Promise<Console> 
     CONSOLE_PORT: '0',
     MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
     N8N_URL: N8N,
+    N8N_PUBLIC_URL: EDITOR,
     CHECK_REPORT: report,
     CONSOLE_CHECKER: STAND_IN,
     N8N_API_KEY: 'lab-api-key',
@@ -138,6 +141,8 @@ describe('POST /api/check', () => {
       N8N,
       '--resume-origin',
       N8N,
+      '--editor-url',
+      EDITOR,
       '--webhook-path',
       'suspicious-login',
       '--report',

@@ -181,7 +181,7 @@ if [ "${E2E_API_KEY:-0}" = 1 ]; then
       const login = await post("/rest/login", { emailOrLdapLoginId: owner.email, password: owner.password });
       if (!login.ok) throw new Error("login answered " + login.status);
       const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-      const scopes = ["workflow:read", "workflow:list", "execution:read", "execution:list"];
+      const scopes = ["workflow:read", "workflow:list", "execution:read", "execution:list", "execution:stop"];
       const made = await post("/rest/api-keys", { label: "e2e", scopes, expiresAt: null }, { cookie });
       const body = await made.json().catch(() => ({}));
       if (!made.ok || !body.data || !body.data.rawApiKey) throw new Error("api-keys answered " + made.status);

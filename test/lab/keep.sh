@@ -177,7 +177,7 @@ restore_after_an_edit() {
   RESTORE_EDIT_SECONDS=$((SECONDS - started))
   made=$(find "$SAVES" -mindepth 1 -maxdepth 1 -type d -name '2*' | LC_ALL=C sort | tail -n 1)
   check "make restore after the edit: its closing line names the save it restored and the save it made ($(tail -n 1 <<<"$out" | cut -c1-160))" \
-    test "$rc" = 0 -a "$made" != "$saved" -a -n "$(tail -n 1 <<<"$out" | grep -F "of saved/_default/${saved##*/} into" | grep -F "saved in saved/_default/${made##*/}/")"
+    test "$rc" = 0 -a "$made" != "$saved" -a -n "$(tail -n 1 <<<"$out" | grep -F "_default/${saved##*/} into" | grep -F "saved in $SAVES/${made##*/}/")"
   check "... the edited version is in the save restore made ($(nodes_in "$made") nodes), recorded as made by the restore" \
     test "$(nodes_in "$made")" = "$edited" -a -n "$(grep -F '"made_by": "restore"' "$made/index.json")"
   check "... the saved version is back in the editor ($(nodes_in "$saved") nodes)" test "$(nodes_in_editor "$saved")" = "$(nodes_in "$saved")"
