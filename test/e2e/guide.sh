@@ -4,8 +4,8 @@
 #   1. the whole guide (docker/workflows/guide/suspicious-login-response.json and -rollback.json) passes
 #      `--stage all`, the Webhook's execution data read through n8n's public API (a key made for the run);
 #   2. the response workflow as it stands after each stage (docker/workflows/guide/stage-NN-<stage>.json)
-#      passes that stage's check (the stage and every stage before it). Rollback's workflows are the
-#      whole guide's, checked by 1.
+#      passes that stage's check on its own (--only; everything up to it is the whole guide's, checked by
+#      1). Rollback's workflows are the whole guide's, checked by 1.
 # The exports are app/workflow/guide's (make test fails when they are stale). Each run gets its own n8n,
 # mock API and temp folder (run.sh cleans up); reports in reports/e2e-guide-<stage>.json.
 #   bash test/e2e/guide.sh [all|STAGE ...]      default: all, then every stage from webhook to connector-failure
@@ -33,11 +33,14 @@ stage_file() {
   return 1
 }
 
-# One run: import FILES into a fresh n8n, check STAGE there; returns the checker's exit.
+# One run: import FILES into a fresh n8n, check STAGE there; returns the checker's exit. A stage's partial
+# is checked at its stage on its own (--only): the stages before it are the whole guide's, which `all`
+# checks, and make test checks every partial at everything up to its stage offline.
 run() {
-  local stage=$1 files=$2
+  local stage=$1 files=$2 only=""
+  [ "$stage" = all ] || only=--only
   E2E_WORKFLOWS="$files" E2E_API_KEY=1 \
-    E2E_RUNNER="node dist/app/check/cli.js --stage $stage --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report reports/e2e-guide-$stage.json" \
+    E2E_RUNNER="node dist/app/check/cli.js --stage $stage $only --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report reports/e2e-guide-$stage.json" \
     bash "$HERE/run.sh"
 }
 
