@@ -10,6 +10,8 @@
  * bad usage or the service could not be reached.
  */
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadConfig } from '../api/config.js';
 import { type ApiAnswer, type HttpMethod, mockApiClient } from './mock-api.js';
 
 const USAGE = 'usage: api-request [--envelope] METHOD PATH [JSON]';
@@ -23,7 +25,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const { envelope, method, path, body } = parsed;
-  const base = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8081'}`;
+  let base: string;
+  try {
+    base = baseOf(process.env);
+  } catch (err) {
+    process.stderr.write(`api-request: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
   const client = mockApiClient({ kind: 'http', url: base }, { timeoutMs: 10_000 });
   let res: ApiAnswer;
   try {
@@ -45,6 +53,22 @@ async function main(): Promise<number> {
   process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   if (!okStatus) process.stderr.write(`api-request: ${method} ${path} answered ${res.status}\n`);
   return okStatus ? 0 : 1;
+}
+
+const ApiUrlSchema = z.url({ protocol: /^https?$/ });
+
+/**
+ * Where the mock API is: API_URL, else loopback on the mock API's own PORT, read with the rule and default
+ * the server reads it with (app/api/config.ts). A bad value is one line naming the variable.
+ */
+function baseOf(env: NodeJS.ProcessEnv): string {
+  const url = env.API_URL;
+  if (url !== undefined && url !== '') {
+    if (!ApiUrlSchema.safeParse(url).success)
+      throw new Error(`invalid API_URL ${JSON.stringify(url)}: must be an http(s) URL`);
+    return url;
+  }
+  return `http://127.0.0.1:${loadConfig([], { PORT: env.PORT }).port}`;
 }
 
 function parse(argv: string[]) {

@@ -16,12 +16,14 @@
  */
 import { z } from 'zod';
 import { withKeyFile } from '../harness/key-file.js';
+import { readSetting, SettingError } from '../lab-settings/rules.js';
+import { LAB_MODE, LAB_STARTERS } from '../lab-settings/settings.js';
 import { N8nError, PublicApi } from './client.js';
 import { initLab } from './init.js';
 import { republishIds, unpublishIds } from './restore.js';
 import { setupLab } from './setup.js';
 import { importSolution, readReferences, SolutionRefused } from './solution.js';
-import { addStarter, STARTERS_VALUES, StarterRefused } from './starter.js';
+import { addStarter, StarterRefused } from './starter.js';
 import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
 import { postWebhookListening } from './webhooks.js';
 
@@ -93,11 +95,9 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
     case 'starter': {
       const [stage, ...rest] = args;
       if (!stage || rest.length > 0) throw new UsageError('starter takes a STAGE');
-      const starters = process.env.LAB_STARTERS?.trim() || 'on';
-      const known = STARTERS_VALUES.find((v) => v === starters);
-      if (!known) throw new UsageError(`LAB_STARTERS=${starters} is not on or off`);
+      const starters = readSetting(LAB_STARTERS, process.env);
       const connect = () => new PublicApi({ url: env('N8N_URL') }, apiKey());
-      return { lines: await addStarter(connect, stage, known), code: 0 };
+      return { lines: await addStarter(connect, stage, starters), code: 0 };
     }
     case 'webhook-listening': {
       const [path, ...rest] = args;
@@ -112,9 +112,7 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
       return (await import('./k8s-init.js')).k8sInit(args, process.env);
     case 'init': {
       if (args.length > 0) throw new UsageError('init takes no argument');
-      const mode = process.env.LAB_MODE?.trim() || 'exercise';
-      if (mode !== 'exercise' && mode !== 'demo')
-        throw new UsageError(`LAB_MODE=${mode} is not exercise or demo`);
+      const mode = readSetting(LAB_MODE, process.env);
       await initLab({
         n8n: { url: env('N8N_URL') },
         owner: {
@@ -151,7 +149,8 @@ run(command, args).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const usage = err instanceof UsageError;
+    // A lab setting that breaks its rule (app/lab-settings) is a usage error too.
+    const usage = err instanceof UsageError || err instanceof SettingError;
     const known =
       usage ||
       err instanceof N8nError ||

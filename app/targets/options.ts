@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { MockApiAddress } from '../harness/mock-api.js';
 import type { ApiOption } from '../harness/mock-api-server.js';
 import { UsageError } from '../harness/tool-main.js';
+import { readSetting, SettingError, settingSchema } from '../lab-settings/rules.js';
+import { APPROVAL_TIMEOUT_SECONDS } from '../lab-settings/settings.js';
 import { N8N_APPROVAL_TIMEOUT_SECONDS, REFERENCE_APPROVAL_TIMEOUT_SECONDS } from './targets.js';
 
 export { UsageError };
@@ -21,7 +23,7 @@ export const TARGET_FIELDS = {
   'api-exec': z.string().trim().min(1).optional(),
   n8n: HttpUrlSchema.default('http://127.0.0.1:5678'),
   'resume-origin': HttpUrlSchema.optional(),
-  'approval-timeout-seconds': z.coerce.number().positive().max(3600).optional(),
+  'approval-timeout-seconds': settingSchema(APPROVAL_TIMEOUT_SECONDS).optional(),
   verbose: z.boolean().default(false),
 };
 export const TARGET_FLAGS = {
@@ -45,10 +47,6 @@ export const API_FLAGS_USAGE = `  --api URL                     mock API base UR
 export const LIMIT_AND_TRACE_USAGE = `  --approval-timeout-seconds N  the approval time limit (reference: sets it, default ${REFERENCE_APPROVAL_TIMEOUT_SECONDS};
                                 n8n: what the workflow was given, default $APPROVAL_TIMEOUT_SECONDS or ${N8N_APPROVAL_TIMEOUT_SECONDS})
   --verbose                     print the reference workflow's node trace on stderr`;
-
-const EnvSchema = z.object({
-  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).optional().catch(undefined),
-});
 
 /** parseArgs (strict) then the schema; a bad flag or value is one UsageError line. Null for --help. */
 export function parseFlags<S extends z.ZodType>(
@@ -97,12 +95,18 @@ export function apiOf(raw: TargetRaw): ApiOption {
   return api;
 }
 
-/** The approval limit: the flag; else the reference's short default, or n8n's from the workflow setting. */
+/**
+ * The approval limit: the flag; else the reference's short default, or n8n's from the lab setting (the
+ * rule the workflow reads it with; a bad value is a UsageError line, as the host scripts say it).
+ */
 export function approvalTimeoutOf(raw: TargetRaw, env: Record<string, string | undefined>): number {
-  return (
-    raw['approval-timeout-seconds'] ??
-    (raw.target === 'reference'
-      ? REFERENCE_APPROVAL_TIMEOUT_SECONDS
-      : (EnvSchema.parse(env).APPROVAL_TIMEOUT_SECONDS ?? N8N_APPROVAL_TIMEOUT_SECONDS))
-  );
+  const flag = raw['approval-timeout-seconds'];
+  if (flag !== undefined) return flag;
+  if (raw.target === 'reference') return REFERENCE_APPROVAL_TIMEOUT_SECONDS;
+  try {
+    return readSetting(APPROVAL_TIMEOUT_SECONDS, env);
+  } catch (error) {
+    if (error instanceof SettingError) throw new UsageError(error.message);
+    throw error;
+  }
 }

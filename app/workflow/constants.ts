@@ -1,7 +1,8 @@
 /**
  * The workflow's constants, declared once. The TypeScript reference, the generated n8n workflows (their
  * Code nodes, expressions and parameters), the acceptance verdicts and the mock API's event_id schema read them
- * from here. Dependency-free: the generator copies these declarations into n8n Code nodes as they are.
+ * from here. Dependency-free (the lab setting below is a re-export): the generator copies these declarations
+ * into n8n Code nodes as they are.
  */
 
 /** Decide: a confidence at or above this asks for approval; below it nothing is contained. */
@@ -12,8 +13,11 @@ export const BLOCK_EXPIRES_MINUTES = 10;
 export const HEALTH_POLL_TRIES = 30;
 /** ...this many seconds apart. */
 export const HEALTH_POLL_INTERVAL_SECONDS = 2;
-/** The approval time limit when APPROVAL_TIMEOUT_SECONDS is not set. */
-export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
+/**
+ * The approval time limit when APPROVAL_TIMEOUT_SECONDS is not set: the lab setting's default. A re-export
+ * (no Code node draws on it: the generator leaves re-exports out of their code).
+ */
+export { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../lab-settings/settings.js';
 /** The mock API's address when MOCK_API_URL is not set (the lab's loopback default). */
 export const DEFAULT_MOCK_API_URL = 'http://127.0.0.1:8081';
 /** The lab's one blockable source address: the alerts' source_ip, the only address POST /blocklist takes. */

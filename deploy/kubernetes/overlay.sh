@@ -131,7 +131,8 @@ write_overlay() {
     echo "  - ${K8S_BASE:=$(relative_path "$dir" "$ROOT/deploy/kubernetes/base")}"
     [ -z "$K8S_HOST" ] || echo "  - ingress.yaml"
     echo "images:"
-    echo "  - name: soar-lab/mock-api"
+    # The base's image, by name (docker/lab/settings.generated.sh's LAB_IMAGE without its tag).
+    echo "  - name: ${LAB_IMAGE%:*}"
     echo "    newName: $K8S_IMAGE_NAME"
     if [ -n "$K8S_IMAGE_DIGEST" ]; then echo "    digest: $K8S_IMAGE_DIGEST"; else echo "    newTag: \"$K8S_IMAGE_TAG\""; fi
     echo "configMapGenerator:"

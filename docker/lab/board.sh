@@ -10,7 +10,7 @@
 
 BOARD_CONTAINER=soar-lab-class-board
 BOARD_NETWORK=soar-lab-class-board
-BOARD_IMAGE=soar-lab/mock-api:1.0.0
+BOARD_IMAGE=$LAB_IMAGE
 # A lab's services that `make up` runs (tools runs one-shot and is never counted).
 BOARD_SERVICES="mock-api console postgres redis n8n n8n-worker"
 BOARD_EVERY=2

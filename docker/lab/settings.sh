@@ -58,7 +58,7 @@ load_settings() {
   LAB_CONSOLE_PORT=$(setting LAB_CONSOLE_PORT "$(slot_console_port "$slot")")
   LAB_BIND=$(setting LAB_BIND 127.0.0.1)
   APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS "$DEFAULT_APPROVAL_TIMEOUT_SECONDS")
-  LAB_STARTERS=$(setting LAB_STARTERS on)
+  LAB_STARTERS=$(setting LAB_STARTERS "$DEFAULT_LAB_STARTERS")
   LAB_PUBLIC_ORIGIN=$(setting LAB_PUBLIC_ORIGIN "")
   check_lab_mode "$LAB_MODE" "exercise (the default: nothing published, the trainee builds) or demo (the reference published)"
   if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
@@ -69,7 +69,7 @@ load_settings() {
   is_ipv4 "$LAB_BIND" || die "LAB_BIND=$LAB_BIND is not an IPv4 address of this machine"
   [ "$LAB_BIND" != 0.0.0.0 ] ||
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
-  case "$LAB_STARTERS" in on | off) ;; *) die "LAB_STARTERS=$LAB_STARTERS is not on or off (make starter: a workflow complete up to the stage before, for a trainee who is stuck)" ;; esac
+  check_lab_starters "$LAB_STARTERS" "(make starter: a workflow complete up to the stage before, for a trainee who is stuck)"
   check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     check_public_origin "$LAB_PUBLIC_ORIGIN"

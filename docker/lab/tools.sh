@@ -70,7 +70,7 @@ reports_dir() {
 
 HISTORY_FILE=check-history.jsonl
 # The image that reads a lab's reports volume before a removal (compose.yaml's console image).
-REPORTS_IMAGE=soar-lab/mock-api:1.0.0
+REPORTS_IMAGE=$LAB_IMAGE
 # Prints one file of the volume; exit 3 when there is no such file (a lab never checked).
 # shellcheck disable=SC2016 # JavaScript
 READ_REPORT_JS='const fs = require("fs");

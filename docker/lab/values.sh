@@ -1,22 +1,12 @@
 # shellcheck shell=bash
 # The values a lab is made with, the same on Docker (make up, docker/lab.sh) and on Kubernetes (make
-# k8s-render, deploy/kubernetes/render.sh): its mode, its approval limit, its ports from its slot, its
-# lab-only secrets. Sourced by docker/lab/settings.sh (it needs common.sh); defines the defaults and
-# functions only.
+# k8s-render, deploy/kubernetes/render.sh): its mode, its approval limit and whether starters are allowed
+# (their defaults and checks: settings.generated.sh, written from app/lab-settings/settings.ts), its ports
+# from its slot, its lab-only secrets. Sourced by docker/lab/settings.sh (it needs common.sh); defines the
+# defaults and functions only.
 
-# The defaults: an exercise (nothing published); a run waits up to two minutes for an approval decision.
-DEFAULT_LAB_MODE=exercise
-DEFAULT_APPROVAL_TIMEOUT_SECONDS=120
-
-# check_lab_mode MODE [WHAT]: exercise or demo, else dies; WHAT is the message's account of the modes.
-check_lab_mode() {
-  case "$1" in exercise | demo) ;; *) die "LAB_MODE=$1 is not a lab mode: ${2:-exercise or demo}" ;; esac
-}
-
-# check_approval_timeout SECONDS: how long a run waits for a decision, else dies.
-check_approval_timeout() {
-  in_range "$1" 1 3600 || die "APPROVAL_TIMEOUT_SECONDS=$1 is not a whole number of seconds from 1 to 3600"
-}
+# shellcheck source=settings.generated.sh
+. "$ROOT/docker/lab/settings.generated.sh"
 
 # check_public_origin ORIGIN: LAB_PUBLIC_ORIGIN, the https:// origin of a TLS proxy in front of the lab,
 # without a port or a path (the proxy serves each lab on the lab's own port numbers), else dies. The same

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../app/acceptance/options.js';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+import { APPROVAL_TIMEOUT_SECONDS } from '../../app/lab-settings/settings.js';
 import { UsageError } from '../../app/targets/options.js';
 
 describe('runner options', () => {
@@ -31,7 +32,10 @@ describe('runner options', () => {
       '--api-exec',
       'docker compose exec -T mock-api x --envelope',
     ]);
-    expect(byExec).toMatchObject({ api: { kind: 'exec' }, approvalTimeoutSeconds: 120 });
+    expect(byExec).toMatchObject({
+      api: { kind: 'exec' },
+      approvalTimeoutSeconds: APPROVAL_TIMEOUT_SECONDS.default,
+    });
     const explicit = parseOptions(
       ['--target', 'n8n', '--api', 'http://a:1', '--approval-timeout-seconds', '7'],
       {
@@ -39,6 +43,17 @@ describe('runner options', () => {
       },
     );
     expect(explicit?.approvalTimeoutSeconds).toBe(7);
+  });
+
+  it("n8n refuses a workflow setting that breaks the lab rule, in the host scripts' words", () => {
+    const argv = ['--target', 'n8n', '--api', 'http://a:1'];
+    expect(() => parseOptions(argv, { APPROVAL_TIMEOUT_SECONDS: '1.5' })).toThrow(UsageError);
+    expect(() => parseOptions(argv, { APPROVAL_TIMEOUT_SECONDS: '1.5' })).toThrow(
+      /^APPROVAL_TIMEOUT_SECONDS=1\.5 is not a whole number of seconds from 1 to 3600$/,
+    );
+    expect(parseOptions(argv, { APPROVAL_TIMEOUT_SECONDS: '' })?.approvalTimeoutSeconds).toBe(
+      APPROVAL_TIMEOUT_SECONDS.default,
+    );
   });
 
   it('--cases keeps the matrix order and refuses unknown names', () => {
@@ -64,6 +79,10 @@ describe('runner options', () => {
     [['--target', 'reference', '--api-socket', '/s'], /not --api-socket/],
     [['--target', 'reference', '--api', 'ftp://a'], /--api/],
     [['--target', 'reference', '--approval-timeout-seconds', '0'], /--approval-timeout-seconds/],
+    [
+      ['--target', 'reference', '--approval-timeout-seconds', '2.5'],
+      '--approval-timeout-seconds: 2.5 is not a whole number of seconds from 1 to 3600',
+    ],
     [['--target', 'reference', '--bogus'], /bogus/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);

@@ -19,9 +19,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The trainer's class tools: the class report and the live class board. */
   classroom: ['service-kit', 'harness'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
-  n8n: ['harness', 'workflow'],
+  n8n: ['harness', 'workflow', 'lab-settings'],
   /** What the matrix and the checker run against: the reference in TypeScript, its host, n8n, their flags. */
-  targets: ['harness', 'workflow'],
+  targets: ['harness', 'workflow', 'lab-settings'],
   /**
    * What the tools share to drive and read the lab: the mock API's client (and its in-image CLI), loose
    * readers of its answers, the one scenario driver, the judging kernel, resume, timing, the check report.
@@ -38,7 +38,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The mock API's zod schemas, the one declaration of every body it takes and gives. */
   'api/schemas': ['workflow'],
   /** The workflow's decisions, constants and scenario, written once; n8n/: the export generator. */
-  workflow: [],
+  workflow: ['lab-settings'],
+  /**
+   * A lab's settings (name, default, rule, message) declared once, their rules applied, and the shell's
+   * copy (docker/lab/settings.generated.sh) they generate.
+   */
+  'lab-settings': [],
   /** What the HTTP services share: the Host header's name, settings from the environment, browser guards. */
   'service-kit': [],
 };

@@ -40,4 +40,20 @@ describe('api-request (the operator CLI in the image)', () => {
     expect((await run(['POST', '/reset', '{not json'])).code).toBe(2);
     expect((await run(['GET', '/health'], 'http://127.0.0.1:1')).code).toBe(2);
   });
+
+  it("without API_URL reaches the mock API's own PORT on loopback; a bad PORT or API_URL is one line, exit 2", async () => {
+    const byPort = spawnNode('app/harness/api-request.ts', ['GET', '/health'], {
+      API_URL: '',
+      PORT: String(server.port),
+    });
+    expect((await byPort.exited).code).toBe(0);
+    const badPort = spawnNode('app/harness/api-request.ts', ['GET', '/health'], { API_URL: '', PORT: 'abc' });
+    expect((await badPort.exited).code).toBe(2);
+    expect(badPort.stderr()).toBe('api-request: invalid port (PORT or --port) "abc": must be a number\n');
+    const badUrl = await run(['GET', '/health'], 'ftp://x');
+    expect([badUrl.code, badUrl.stderr]).toEqual([
+      2,
+      'api-request: invalid API_URL "ftp://x": must be an http(s) URL\n',
+    ]);
+  });
 });

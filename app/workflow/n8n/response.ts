@@ -1,16 +1,19 @@
 /**
  * "Suspicious Login Response" on n8n (docs/workflow-protocol.md, docs/n8n.md): every node once, with its
  * place in the editor and where its outputs lead. The Code nodes' bodies are in ./code/ and call the
- * decisions of ../decisions.ts; expressions and parameters take their numbers from ../constants.ts.
+ * decisions of ../decisions.ts; expressions and parameters take their numbers from ../constants.ts, and the
+ * approval limit's rule and default from app/lab-settings.
  *
  * A variant (a broken copy for the stage checker, say) is `responseWorkflow({ 'Node name': override })`:
  * e.g. `{ 'Check block': { parameters: codeParameters('/abs/path/my-check-block.ts') } }` for other code,
  * or `{ 'Approved?': (n) => ({ ...n, next: [['Block'], ['Block']] }) }` for other wiring.
  */
+
+import { n8nWholeExpression } from '../../lab-settings/rules.js';
+import { APPROVAL_TIMEOUT_SECONDS } from '../../lab-settings/settings.js';
 import {
   APPROVAL_THRESHOLD,
   BLOCK_EXPIRES_MINUTES,
-  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
   HEALTH_POLL_INTERVAL_SECONDS,
   HEALTH_POLL_TRIES,
   RESPONSE_WEBHOOK_PATH,
@@ -70,7 +73,7 @@ export function responseNodes(): NodeSpec[] {
     settings([1, 0], 'Validate', [
       {
         name: 'approval_timeout_seconds',
-        value: `={{ Number.isInteger(Number($env.APPROVAL_TIMEOUT_SECONDS)) && Number($env.APPROVAL_TIMEOUT_SECONDS) > 0 ? Number($env.APPROVAL_TIMEOUT_SECONDS) : ${DEFAULT_APPROVAL_TIMEOUT_SECONDS} }}`,
+        value: `={{ ${n8nWholeExpression(APPROVAL_TIMEOUT_SECONDS)} }}`,
         type: 'number',
       },
     ]),

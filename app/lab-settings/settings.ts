@@ -1,0 +1,88 @@
+/**
+ * A lab's settings, declared once: each one's environment variable, default, rule and the words a bad value
+ * gets. TypeScript reads them through ./parse.ts; the host scripts source docker/lab/settings.generated.sh,
+ * written from here by ./generate.ts; compose.yaml's `${NAME:-default}`, the Kubernetes base's literals and
+ * the docs' settings tables are held equal to these by test/lab-settings/copies.test.ts. Dependency-free.
+ */
+
+/** What every setting says about itself; a bad value is told `NAME=value <message>[: <account>]`. */
+interface SettingBase {
+  /** The environment variable (and the `make` variable) that sets it. */
+  name: string;
+  /** One line for a trainer: what it decides. */
+  about: string;
+  /** The words after `NAME=value ` when a value breaks the rule. */
+  message: string;
+  /** The allowed values in words, after a colon; a host script may give a fuller account in its place. */
+  account?: string;
+  /** The shell function (docker/lab/settings.generated.sh) that checks a value: `check VALUE [MORE]`. */
+  shellCheck: string;
+}
+
+/** A whole number of 1 to 9 digits from min to max: the shell's `in_range`, TypeScript's and n8n's. */
+export interface WholeSetting extends SettingBase {
+  rule: 'whole';
+  default: number;
+  min: number;
+  max: number;
+}
+
+/** One of a few words, exactly. */
+export interface WordSetting<Word extends string = string> extends SettingBase {
+  rule: 'word';
+  default: Word;
+  words: readonly [Word, ...Word[]];
+}
+
+export type LabSetting = WholeSetting | WordSetting;
+
+/** The digits a whole-number setting may have: at most nine, as the shell's arithmetic takes them. */
+export const WHOLE_PATTERN = /^[0-9]{1,9}$/;
+
+export const LAB_MODE = {
+  name: 'LAB_MODE',
+  about: 'exercise: nothing published, the trainee builds; demo: the reference workflows published',
+  rule: 'word',
+  default: 'exercise',
+  words: ['exercise', 'demo'],
+  message: 'is not a lab mode',
+  account: 'exercise or demo',
+  shellCheck: 'check_lab_mode',
+} as const satisfies WordSetting;
+
+const APPROVAL_MIN = 1;
+const APPROVAL_MAX = 3600;
+
+/**
+ * 60 s: n8n schedules a Wait of 60 s or more to the second, while a shorter one resumes only at its next
+ * once-a-minute poll; 60 is the shortest default that fires on time (docs/decisions.md).
+ */
+export const APPROVAL_TIMEOUT_SECONDS = {
+  name: 'APPROVAL_TIMEOUT_SECONDS',
+  about: 'how long a run waits for an approval decision, in seconds, before it goes on without one',
+  rule: 'whole',
+  default: 60,
+  min: APPROVAL_MIN,
+  max: APPROVAL_MAX,
+  message: `is not a whole number of seconds from ${APPROVAL_MIN} to ${APPROVAL_MAX}`,
+  shellCheck: 'check_approval_timeout',
+} as const satisfies WholeSetting;
+
+/** The approval limit's default, as the workflow's constants name it. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = APPROVAL_TIMEOUT_SECONDS.default;
+
+export const LAB_STARTERS = {
+  name: 'LAB_STARTERS',
+  about: 'on: a trainee may add a starter (make starter, the console); off: refused',
+  rule: 'word',
+  default: 'on',
+  words: ['on', 'off'],
+  message: 'is not on or off',
+  shellCheck: 'check_lab_starters',
+} as const satisfies WordSetting;
+
+/** Every lab setting, in the order the generated shell file lists them. */
+export const LAB_SETTINGS: readonly LabSetting[] = [LAB_MODE, APPROVAL_TIMEOUT_SECONDS, LAB_STARTERS];
+
+/** The lab's own image: the mock API, the console, the tools and the class board run it. */
+export const LAB_IMAGE = 'soar-lab/mock-api:1.0.0';

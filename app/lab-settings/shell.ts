@@ -1,0 +1,74 @@
+/**
+ * The host scripts' copy of ./settings.ts: docker/lab/settings.generated.sh, sourced by docker/lab/values.sh.
+ * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate.ts writes it,
+ * test/lab-settings/shell.test.ts fails when the committed file is not this text.
+ */
+import { LAB_IMAGE, LAB_SETTINGS, type LabSetting, WHOLE_PATTERN } from './settings.js';
+
+/** Where the shell's copy lives, from the checkout's root. */
+export const SHELL_FILE = 'docker/lab/settings.generated.sh';
+export const GENERATE_COMMAND = 'npx tsx app/lab-settings/generate.ts';
+
+/** A value the shell may hold unquoted, and words it may hold inside double quotes. */
+const PLAIN = /^[A-Za-z0-9._:/-]+$/;
+const SAYABLE = /^[^"$`\\]*$/;
+
+function plain(text: string | number): string {
+  const value = String(text);
+  if (!PLAIN.test(value)) throw new Error(`${value} is not a value the shell copy can hold unquoted`);
+  return value;
+}
+
+function sayable(text: string): string {
+  if (!SAYABLE.test(text)) throw new Error(`${text} has a character the shell would expand`);
+  return text;
+}
+
+/** `die "NAME=$1 <message>..."`: an account after a colon (a caller may give a fuller one), or more words. */
+function dieLine(setting: LabSetting): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own ${2:+ $2}, not a template.
+  const tail = setting.account === undefined ? '${2:+ $2}' : `: \${2:-${sayable(setting.account)}}`;
+  return `die "${setting.name}=$1 ${sayable(setting.message)}${tail}"`;
+}
+
+function checkFunction(setting: LabSetting): string[] {
+  const more = setting.account === undefined ? '[MORE]' : '[ACCOUNT]';
+  if (setting.rule === 'word') {
+    return [
+      `# ${setting.shellCheck} VALUE ${more}: ${setting.words.join(' or ')}, else dies.`,
+      `${setting.shellCheck}() {`,
+      `  case "$1" in ${setting.words.map(plain).join(' | ')}) ;; *) ${dieLine(setting)} ;; esac`,
+      '}',
+    ];
+  }
+  return [
+    `# ${setting.shellCheck} VALUE ${more}: a whole number from ${setting.min} to ${setting.max}, else dies.`,
+    `${setting.shellCheck}() {`,
+    `  if [[ $1 =~ ${WHOLE_PATTERN.source} ]] && [ "$1" -ge ${plain(setting.min)} ] && [ "$1" -le ${plain(setting.max)} ]; then return 0; fi`,
+    `  ${dieLine(setting)}`,
+    '}',
+  ];
+}
+
+/** The text of docker/lab/settings.generated.sh. */
+export function shellText(): string {
+  const lines = [
+    '# shellcheck shell=bash',
+    `# generated: do not edit. Written by \`${GENERATE_COMMAND}\` from app/lab-settings/settings.ts, the`,
+    "# one declaration of a lab's settings; sourced by docker/lab/values.sh (the checks need common.sh's die).",
+    '',
+  ];
+  for (const setting of LAB_SETTINGS) {
+    lines.push(
+      `# ${setting.name}: ${sayable(setting.about)}.`,
+      `DEFAULT_${setting.name}=${plain(setting.default)}`,
+      ...checkFunction(setting),
+      '',
+    );
+  }
+  lines.push(
+    "# The lab's own image (the mock API, the console, the tools, the class board).",
+    `LAB_IMAGE=${plain(LAB_IMAGE)}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,28 @@
+# shellcheck shell=bash
+# generated: do not edit. Written by `npx tsx app/lab-settings/generate.ts` from app/lab-settings/settings.ts, the
+# one declaration of a lab's settings; sourced by docker/lab/values.sh (the checks need common.sh's die).
+
+# LAB_MODE: exercise: nothing published, the trainee builds; demo: the reference workflows published.
+DEFAULT_LAB_MODE=exercise
+# check_lab_mode VALUE [ACCOUNT]: exercise or demo, else dies.
+check_lab_mode() {
+  case "$1" in exercise | demo) ;; *) die "LAB_MODE=$1 is not a lab mode: ${2:-exercise or demo}" ;; esac
+}
+
+# APPROVAL_TIMEOUT_SECONDS: how long a run waits for an approval decision, in seconds, before it goes on without one.
+DEFAULT_APPROVAL_TIMEOUT_SECONDS=60
+# check_approval_timeout VALUE [MORE]: a whole number from 1 to 3600, else dies.
+check_approval_timeout() {
+  if [[ $1 =~ ^[0-9]{1,9}$ ]] && [ "$1" -ge 1 ] && [ "$1" -le 3600 ]; then return 0; fi
+  die "APPROVAL_TIMEOUT_SECONDS=$1 is not a whole number of seconds from 1 to 3600${2:+ $2}"
+}
+
+# LAB_STARTERS: on: a trainee may add a starter (make starter, the console); off: refused.
+DEFAULT_LAB_STARTERS=on
+# check_lab_starters VALUE [MORE]: on or off, else dies.
+check_lab_starters() {
+  case "$1" in on | off) ;; *) die "LAB_STARTERS=$1 is not on or off${2:+ $2}" ;; esac
+}
+
+# The lab's own image (the mock API, the console, the tools, the class board).
+LAB_IMAGE=soar-lab/mock-api:1.0.0

@@ -1,0 +1,132 @@
+/**
+ * The copies of the lab settings that a format cannot import, held equal to app/lab-settings/settings.ts:
+ * compose.yaml's `${NAME:-default}`, the Kubernetes base's configMap literals, every `soar-lab/mock-api:TAG`
+ * (compose, the Kubernetes base, the host scripts, the tests' scripts, the docs) and the docs' settings
+ * tables (`| \`NAME\` | \`default\` | ...`). Each check is also shown to fail on a broken copy.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LAB_IMAGE, LAB_SETTINGS } from '../../app/lab-settings/settings.js';
+
+type Files = Record<string, string>;
+
+const DEFAULTS = new Map(LAB_SETTINGS.map((s) => [s.name, String(s.default)]));
+const NAMES = LAB_SETTINGS.map((s) => s.name).join('|');
+const [IMAGE_NAME] = LAB_IMAGE.split(':');
+
+/** Every `${NAME:-value}` of a declared setting whose value is not the declared default. */
+function composeProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    for (const m of text.matchAll(new RegExp(`\\$\\{(${NAMES}):?-([^}]*)\\}`, 'g'))) {
+      const [, name = '', value = ''] = m;
+      if (value !== DEFAULTS.get(name))
+        found.push(`${path}: \${${name}:-${value}}, declared ${DEFAULTS.get(name)}`);
+    }
+  }
+  return found;
+}
+
+/** Every `- NAME=value` literal of a declared setting in a kustomization whose value is not the default. */
+function literalProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    for (const m of text.matchAll(new RegExp(`^\\s*- (${NAMES})=(.*)$`, 'gm'))) {
+      const [, name = '', value = ''] = m;
+      if (value !== DEFAULTS.get(name))
+        found.push(`${path}: ${name}=${value}, declared ${DEFAULTS.get(name)}`);
+    }
+  }
+  return found;
+}
+
+/** Every `soar-lab/mock-api:TAG` whose tag is not the declared image's. */
+function imageProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    for (const [image] of text.matchAll(new RegExp(`${IMAGE_NAME}:[A-Za-z0-9._-]*[A-Za-z0-9_]`, 'g'))) {
+      if (image !== LAB_IMAGE) found.push(`${path}: ${image}, declared ${LAB_IMAGE}`);
+    }
+  }
+  return found;
+}
+
+/** Every docs table row `| \`NAME\` | ... |` whose second cell does not start with the default in backticks. */
+function tableProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    for (const m of text.matchAll(new RegExp(`^\\| \`(${NAMES})\` \\| ([^|]*)\\|`, 'gm'))) {
+      const [, name = '', cell = ''] = m;
+      if (!cell.startsWith(`\`${DEFAULTS.get(name)}\``))
+        found.push(`${path}: ${name}'s default is ${cell.trim()}, declared ${DEFAULTS.get(name)}`);
+    }
+  }
+  return found;
+}
+
+/** Counts of the copies found, so that a check that finds nothing fails. */
+function count(files: Files, pattern: RegExp): number {
+  return Object.values(files).reduce((n, text) => n + [...text.matchAll(pattern)].length, 0);
+}
+
+function read(paths: readonly string[]): Files {
+  return Object.fromEntries(paths.map((p) => [p, readFileSync(p, 'utf8')]));
+}
+
+function tree(dir: string, keep: (name: string) => boolean, into: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) tree(path, keep, into);
+    else if (keep(entry.name)) into.push(path);
+  }
+  return into;
+}
+
+const compose = read(['compose.yaml']);
+const base = read(tree('deploy/kubernetes/base', (n) => n.endsWith('.yaml')));
+const docs = read(['README.md', ...tree('docs', (n) => n.endsWith('.md'))]);
+const scripts = read([
+  'Makefile',
+  ...tree('docker', (n) => n.endsWith('.sh')),
+  ...tree('deploy', (n) => n.endsWith('.sh')),
+  ...tree('test', (n) => n.endsWith('.sh')),
+]);
+
+describe('the copies of the lab settings', () => {
+  it("compose.yaml's defaults are the declared ones", () => {
+    expect(composeProblems(compose)).toEqual([]);
+    expect(count(compose, /\$\{APPROVAL_TIMEOUT_SECONDS:-/g)).toBeGreaterThanOrEqual(3);
+    expect(count(compose, /\$\{LAB_STARTERS:-/g)).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the Kubernetes base's literals are the declared defaults", () => {
+    expect(literalProblems(base)).toEqual([]);
+    expect(count(base, /^\s*- (LAB_MODE|APPROVAL_TIMEOUT_SECONDS)=/gm)).toBe(2);
+  });
+
+  it("every soar-lab/mock-api:TAG is the declared image's", () => {
+    const all = { ...compose, ...base, ...docs, ...scripts };
+    expect(imageProblems(all)).toEqual([]);
+    expect(count(compose, new RegExp(`image: ${LAB_IMAGE}$`, 'gm'))).toBe(3);
+    expect(count(base, new RegExp(`image: ${LAB_IMAGE}$`, 'gm'))).toBe(3);
+  });
+
+  it("the docs' settings tables give the declared defaults", () => {
+    expect(tableProblems(docs)).toEqual([]);
+    expect(count(docs, new RegExp(`^\\| \`(${NAMES})\` \\|`, 'gm'))).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
+    ['a compose default', composeProblems, { 'c.yaml': 'A: ${APPROVAL_TIMEOUT_SECONDS:-120}' }],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
+    ['a compose default without its colon', composeProblems, { 'c.yaml': 'A: ${LAB_STARTERS-off}' }],
+    ['a kustomize literal', literalProblems, { 'k.yaml': '    literals:\n      - LAB_MODE=demo\n' }],
+    ['an image tag', imageProblems, { 'x.sh': 'docker run soar-lab/mock-api:0.9.9 node' }],
+    ['a docs table', tableProblems, { 'd.md': '| `APPROVAL_TIMEOUT_SECONDS` | `120` | the limit |' }],
+    ['a docs table without backticks', tableProblems, { 'd.md': '| `LAB_STARTERS` | on | starters |' }],
+  ])('fails on %s that is not the declared one', (_what, check, files) => {
+    expect(check(files)).toHaveLength(1);
+  });
+});
