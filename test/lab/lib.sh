@@ -100,7 +100,7 @@ refuse_running_lab() {
 # run that was killed left behind: containers, networks and volumes go (a stale network overlaps the next
 # run's, a stale volume holds an old lab's database); the images stay. An engine not ours is left as it is.
 test_engine_up() {
-  start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" soar-lab-test
+  start_engine "${LAB_TEST_ENGINE_DIR:-/tmp/soar-lab-test-engine}" "${LAB_TEST_NETNS:-soar-lab-test}"
   require_buildkit
   if [ -n "$STARTED_ENGINE" ]; then
     docker ps -aq | xargs -r docker rm -f >/dev/null
