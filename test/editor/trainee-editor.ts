@@ -5,9 +5,11 @@
  * saves, publishes and waits until n8n listens on its `POST /webhook/<path>`.
  *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=/usr/bin/chromium] npx tsx test/editor/trainee-editor.ts \
  *     --n8n http://127.0.0.1:5678 --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json] \
- *     [--example EXAMPLE.json]
- * With --shots, screenshots for the trainee guide (1280x800); with --alert too, ALERT.json is sent once to
- * the production webhook and the Executions tab is shot; with --example too, EXAMPLE.json (the Connector
+ *     [--example EXAMPLE.json] [--canvas STAGE.json]
+ * With --shots, screenshots for the trainee guide (guide-views.ts): the canvas, the Wait node's whole panel;
+ * with --canvas too, the canvas is STAGE.json's (a stage being built: the guide's workflow after one stage)
+ * pasted into a workflow of its own, else FILE's first nodes; with --alert too, ALERT.json is sent once to
+ * the production webhook and the Executions tab is shot, zoomed to the run's first nodes; with --example too, EXAMPLE.json (the Connector
  * failure stage: connector-example.ts) is pasted into a second workflow and its error output and retry
  * loop are shot, cropped. An EXAMPLE.json without them is refused before Chromium starts. One line per
  * action; exit 1 with one line on failure, 2 on usage. FAILURE_SHOT=FILE.png: a screenshot of the page on
@@ -18,7 +20,6 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { z } from 'zod';
-import { webhookUrl } from '../../app/harness/webhook-path.js';
 import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { assertNoAi, settingsPages, visibleAiMarkers } from './ai-markers.js';
@@ -31,15 +32,17 @@ import {
   currentStep,
   doing,
   pasteOnto,
+  renameWorkflow,
   say,
   settle,
   shoot,
   VIEWPORT,
   zoomAround,
 } from './editor-kit.js';
+import { executionsShot, stageCanvasShot, waitPanelShot } from './guide-views.js';
 
 const USAGE =
-  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=...] trainee-editor.ts --n8n URL --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json] [--example EXAMPLE.json]';
+  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... [CHROMIUM=...] trainee-editor.ts --n8n URL --workflow FILE.json --name NAME [--shots DIR] [--alert ALERT.json] [--example EXAMPLE.json] [--canvas STAGE.json]';
 
 const WorkflowFileSchema = z.looseObject({
   nodes: z
@@ -63,6 +66,8 @@ interface Options {
   shots?: string;
   alert?: string;
   example?: ConnectorExample;
+  /** A stage being built, for editor-canvas.png: its export and its number of nodes. */
+  canvas?: { file: string; text: string; count: number };
   email: string;
   password: string;
   chromium: string;
@@ -83,12 +88,13 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
         shots: { type: 'string' },
         alert: { type: 'string' },
         example: { type: 'string' },
+        canvas: { type: 'string' },
       },
     }));
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  const { n8n, workflow, name, shots, alert, example } = values;
+  const { n8n, workflow, name, shots, alert, example, canvas } = values;
   const email = env.TRAINEE_EMAIL;
   const password = env.TRAINEE_PASSWORD;
   if (!n8n || !workflow || !name?.trim() || !email || !password) throw new UsageError('missing argument');
@@ -99,6 +105,16 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
     parsed = WorkflowFileSchema.parse(JSON.parse(workflowText));
   } catch (err) {
     throw new UsageError(`${workflow} is not a workflow export: ${firstLine(err)}`);
+  }
+  let stage: Options['canvas'];
+  try {
+    const text = canvas === undefined ? undefined : readFileSync(canvas, 'utf8');
+    stage =
+      text === undefined
+        ? undefined
+        : { file: canvas ?? '', text, count: WorkflowFileSchema.parse(JSON.parse(text)).nodes.length };
+  } catch (err) {
+    throw new UsageError(`${canvas} is not a workflow export: ${firstLine(err)}`);
   }
   let connector: ConnectorExample | undefined;
   try {
@@ -114,6 +130,7 @@ function options(argv: string[], env: NodeJS.ProcessEnv): Options {
     shots,
     alert: alert === undefined ? undefined : readFileSync(alert, 'utf8'),
     example: connector,
+    canvas: stage,
     email,
     password,
     chromium: env.CHROMIUM || CHROMIUM_PATH,
@@ -199,14 +216,8 @@ async function run(o: Options, browser: Browser): Promise<void> {
   say('canvas: no assistant, AI or chat entry point visible');
 
   // --- rename, save, publish -------------------------------------------------------------------------
-  // 2.41.1's header: the name is an inline edit (data-test-id workflow-name-input): its preview text,
-  // clicked, turns into an input with the placeholder "Workflow name"; Enter keeps it.
-  doing('renaming the workflow');
   const title = page.locator('[data-test-id="workflow-name-input"]');
-  await title.locator('[data-test-id="inline-edit-preview"]').click();
-  await page.getByPlaceholder('Workflow name').fill(o.name);
-  await page.keyboard.press('Enter');
-  await title.getByText(o.name, { exact: true }).filter({ visible: true }).waitFor();
+  await renameWorkflow(page, o.name);
   say(`renamed the workflow to "${o.name}"`);
   // 2.41.1 shows a "Save" button only when autosave is off (N8N_WORKFLOWS_AUTOSAVE_DISABLED); with the
   // lab's default (autosave on) the editor's save control is Ctrl+S on the canvas ("save:workflow").
@@ -227,7 +238,7 @@ async function run(o: Options, browser: Browser): Promise<void> {
   say(`saved: reloaded from n8n, "${o.name}" has ${await nodes.count()} nodes`);
   await quiet();
 
-  if (o.shots) {
+  if (o.shots && !o.canvas) {
     // The start of the workflow at a size one can read; the minimap (bottom left) shows the whole.
     doing('shooting the canvas');
     const first = o.workflow.nodes[0]?.name ?? '';
@@ -271,76 +282,27 @@ async function run(o: Options, browser: Browser): Promise<void> {
     say(`listening on POST /webhook/${hook.path}`);
   }
 
-  if (o.shots) await panelShots(page, o, quiet);
-  if (o.shots && o.alert !== undefined) await executionsShot(page, o, posts[0]?.path ?? '', quiet);
+  if (o.shots) await waitPanelShot(page, o.workflow.nodes, o.shots, quiet);
+  const first = o.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')?.name ?? '';
+  if (o.shots && o.alert !== undefined) {
+    await executionsShot(
+      page,
+      { n8n: o.n8n, path: posts[0]?.path ?? '', alert: o.alert, first },
+      o.shots,
+      quiet,
+    );
+  }
   if (o.shots && o.alert === undefined) say('no --alert: editor-executions.png not written');
 
   await settingsPages(page, quiet);
   if (o.shots && o.example) await connectorShots(page, o.example, o.n8n, o.shots, quiet);
   if (o.shots && !o.example)
     say('no --example: editor-retry-loop.png and editor-error-output.png not written');
+  if (o.shots && o.canvas) {
+    const { file, text, count } = o.canvas;
+    await stageCanvasShot(page, { n8n: o.n8n, text, count, name: o.name, label: file }, o.shots, quiet);
+  }
   await context.close();
-}
-
-/** The Wait node's panel, when FILE has one. */
-async function panelShots(page: Page, o: Options, quiet: () => Promise<void>): Promise<void> {
-  const waits = o.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
-  const wait = waits.find((n) => n.parameters?.resume === 'webhook') ?? waits[0];
-  if (!wait) return say('FILE has no Wait node: editor-wait-node.png not written');
-  doing(`opening the panel of the Wait node "${wait.name}"`);
-  await page.getByRole('button', { name: 'Zoom to Fit' }).click();
-  await canvasNode(page, wait.name).dblclick();
-  // 2.41.1's node panel (data-test-id ndv) opens on its "Parameters": Resume, HTTP Method, Limit Wait Time.
-  const panel = page.locator('[data-test-id="ndv"]');
-  await panel.getByText('Resume', { exact: true }).waitFor();
-  await quiet();
-  // What the editor prints under an expression it will not resolve (a $env one): the guide quotes it.
-  for (let tries = 0; tries < 10; tries += 1) {
-    // n8n writes the hint with no-break spaces.
-    const text = (await panel.innerText()).replace(/\u00a0/g, ' ');
-    const unresolved = /\[ERROR: [^\]\n]*\]/.exec(text)?.[0];
-    if (unresolved) {
-      say(`Wait node in the editor: ${unresolved}`);
-      break;
-    }
-    await page.waitForTimeout(500);
-  }
-  await shoot(page, o.shots, 'editor-wait-node.png');
-  await page.keyboard.press('Escape');
-  await panel.waitFor({ state: 'hidden' });
-}
-
-/** One alert to the production webhook, then the Executions tab with that run. */
-async function executionsShot(
-  page: Page,
-  o: Options,
-  path: string,
-  quiet: () => Promise<void>,
-): Promise<void> {
-  doing('sending the alert');
-  const answer = await fetch(webhookUrl(o.n8n, path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: o.alert,
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!answer.ok) throw new Error(`alert to POST /webhook/${path}: HTTP ${answer.status}`);
-  say(`sent the alert to POST /webhook/${path}: HTTP ${answer.status}`);
-  // 2.41.1's header switch: "Editor", "Executions", "Evaluations" (radio buttons).
-  doing('opening the Executions tab');
-  await page.getByRole('radio', { name: 'Executions' }).click();
-  await page.waitForURL(/\/executions/);
-  // The list shows the run; 2.41.1 opens the newest one. Wait until it has finished (no "Running").
-  const end = Date.now() + 60_000;
-  while (Date.now() < end) {
-    await quiet();
-    const text = await page.locator('body').innerText();
-    if (/Succeeded|Error|Waiting/.test(text) && !/Running|Queued/.test(text)) break;
-    await page.reload();
-  }
-  await quiet();
-  await shoot(page, o.shots, 'editor-executions.png');
-  await page.getByRole('radio', { name: 'Editor' }).click();
 }
 
 async function main(): Promise<void> {

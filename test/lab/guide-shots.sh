@@ -1,15 +1,18 @@
 # shellcheck shell=bash
 # The trainee guide's editor screenshots, written by this test from the lab's own editor (part of
-# test/lab/run.sh, on the fresh exercise lab before the trainee starts): in Chromium, the reference
-# workflow (its Wait node's Amount the guide's own) pasted onto an empty lab's overview, named as the
-# guide says, saved and published with the editor's controls; one alert for the Executions tab; the
-# guide's Connector failure stage (test/editor/connector-failure.json) for Record's error output and the
-# retry loop. The images go to LAB_GUIDE_SHOTS (default docs/img, the guide's own); then both workflows
-# are unpublished and deleted through n8n's API and `make reset` stops the alert's run, so the trainee
-# starts on an empty lab.
+# test/lab/run.sh, on the fresh exercise lab before the trainee starts): in Chromium, the guide's own
+# workflow (docker/workflows/guide, the workflow the guide builds) pasted onto an empty lab's overview,
+# named as the guide says, saved and published with the editor's controls; the Wait node's whole panel; one
+# alert for the Executions tab, zoomed to the run's first nodes; the canvas of a stage being built (the
+# guide's workflow after stage 3, every node readable); the guide's Connector failure stage
+# (test/editor/connector-failure.json) for Record's error output and the retry loop. The images go to
+# LAB_GUIDE_SHOTS (default docs/img, the guide's own); then every workflow is unpublished and deleted
+# through n8n's API and `make reset` stops the alert's run, so the trainee starts on an empty lab.
 
 # shellcheck source=../editor/shots.sh
 . test/editor/shots.sh
+# shellcheck source=../editor/views.sh
+. test/editor/views.sh
 
 GUIDE_NAME='Suspicious Login Response'
 
@@ -22,23 +25,19 @@ guide_amount() {
     sed 's/^\*Amount\* .//; s/.$//'
 }
 
-# guide_workflow OUT: the reference as the screenshots show it, its Wait for approval with the guide's own
-# Amount (the guide builds the time limit from $env, without the reference's Settings node).
-guide_workflow() {
-  local amount
-  amount=$(guide_amount)
-  [ -n "$amount" ] || { echo "docs/trainee-guide.md gives Wait for approval no *Amount* \`{{ ... }}\`"; return 1; }
+GUIDE_WORKFLOW=docker/workflows/guide/suspicious-login-response.json
+# The stage being built on the canvas screenshot: the guide's workflow after stage 3 (its eight nodes).
+GUIDE_STAGE=${LAB_GUIDE_STAGE:-docker/workflows/guide/stage-03-enrich.json}
+
+# guide_wait_amount_is AMOUNT: the guide's workflow gives Wait for approval the Amount the guide's table
+# shows (the screenshot is of the workflow the guide builds).
+guide_wait_amount_is() {
   node -e '
-    const fs = require("fs");
-    const w = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const w = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const wait = w.nodes.find((n) => n.name === "Wait for approval");
-    if (!wait || !("resumeAmount" in wait.parameters)) {
-      console.log("the reference has no Wait for approval with an Amount");
-      process.exit(1);
-    }
-    wait.parameters.resumeAmount = "=" + process.argv[2];
-    fs.writeFileSync(process.argv[3], JSON.stringify(w, null, 2));
-  ' docker/workflows/suspicious-login-response.json "$amount" "$1"
+    const amount = wait && wait.parameters.resumeAmount;
+    if (amount !== "=" + process.argv[2]) { console.log("the guide workflow'"'"'s Amount is " + amount); process.exit(1); }
+  ' "$GUIDE_WORKFLOW" "$1"
 }
 
 # editor_unresolved: what the editor showed under the Wait node's Amount, `[ERROR: ...]`, as the driver
@@ -53,7 +52,7 @@ guide_quotes_editor() {
 guide_editor() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
     FAILURE_SHOT="$WORK/guide-shots-failure.png" in_ns timeout 600 npx tsx test/editor/trainee-editor.ts \
-    --n8n "$EDITOR" --workflow "$WORK/guide-workflow.json" --name "$GUIDE_NAME" \
+    --n8n "$EDITOR" --workflow "$GUIDE_WORKFLOW" --name "$GUIDE_NAME" --canvas "$GUIDE_STAGE" \
     --shots "$1" --alert test/editor/alert.json --example test/editor/connector-failure.json >"$WORK/guide-shots.log" 2>&1 ||
     { tail -n 5 "$WORK/guide-shots.log"; return 1; }
 }
@@ -70,15 +69,22 @@ guide_workflows_gone() {
 
 exercise_guide_shots() {
   log "the trainee guide's screenshots, from the lab's editor in Chromium"
-  local shots=${LAB_GUIDE_SHOTS:-$ROOT/docs/img} since="$WORK/guide-shots.since"
+  local shots=${LAB_GUIDE_SHOTS:-$ROOT/docs/img} since="$WORK/guide-shots.since" started=$SECONDS
   touch "$since"
   sleep 1 # a file written in this run is newer by at least a second
   check "the lab's editor is empty (the overview a trainee first meets)" test -z "$(lab_workflow_ids)"
-  check "the reference for the screenshots, its Wait node with the guide's Amount ($(guide_amount))" \
-    guide_workflow "$WORK/guide-workflow.json"
-  check "the guide's screenshots from the lab's editor: the reference pasted, named \"$GUIDE_NAME\", saved and published; one alert; the Connector failure example ($(basename "$shots"))" \
+  check "the guide's workflow for the screenshots, its Wait node with the guide's Amount ($(guide_amount))" \
+    guide_wait_amount_is "$(guide_amount)"
+  check "the guide's screenshots from the lab's editor: the guide's workflow pasted, named \"$GUIDE_NAME\", saved and published; one alert; stage 3 being built; the Connector failure example ($(basename "$shots"))" \
     guide_editor "$shots"
   check "... the editor's pages written, 1280x800: ${EDITOR_PAGES[*]}" editor_pages_ok "$shots"
+  check "... the Wait node's whole panel: ${EDITOR_PANELS[*]}" editor_panels_ok "$shots"
+  check "... the canvas: stage 3 being built, every node in view and readable ($(views_said canvas "$WORK/guide-shots.log"))" \
+    canvas_view_ok "$WORK/guide-shots.log" "$GUIDE_STAGE"
+  check "... Executions: the run zoomed to its first nodes, their item counts read ($(views_said Executions "$WORK/guide-shots.log"))" \
+    executions_view_ok "$WORK/guide-shots.log"
+  check "... the Wait node's panel holds every parameter down to Unit ($(views_said "Wait node's panel" "$WORK/guide-shots.log"))" \
+    wait_view_ok "$WORK/guide-shots.log"
   check "... the crops of the Connector failure example: ${EDITOR_CROPS[*]}" editor_crops_ok "$shots"
   check "the guide quotes what the editor shows under the Wait node's \$env Amount ($(editor_unresolved))" \
     guide_quotes_editor
@@ -86,4 +92,5 @@ exercise_guide_shots() {
     guide_shots_written docs/trainee-guide.md "$shots" "$since"
   check "the pass's workflows unpublished and deleted, its run stopped by make reset: the editor is empty again" guide_workflows_gone
   check "... and the webhook path answers 404" test "$(http_code POST "$WEBHOOK" '{}')" = 404
+  GUIDE_SHOTS_SECONDS=$((SECONDS - started))
 }

@@ -5,7 +5,9 @@
 #   1. the exercise (test/lab/exercise.sh): the refusals of `make up`; `make up` gives an exercise with
 #      nothing published; the trainee guide's editor screenshots, written from its editor in Chromium
 #      (test/lab/guide-shots.sh); a scripted trainee builds the workflow in three steps, the first in
-#      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; `make solution` refused while the
+#      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; starters per stage
+#      taken on through the guide's next stage, and a failing check's link to its run opened in Chromium
+#      (test/lab/starters.sh); `make solution` refused while the
 #      trainee holds the path; the hardening inside every container; who reaches the mock API; `make
 #      reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
 #      restore); `make down`;
@@ -18,7 +20,8 @@
 # The commands run inside the engine's network namespace, where its published ports live, as they would
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
-# LAB_TEST_PARTS="exercise class" (default both). Ends with the line "N passed, N failed".
+# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep (each on a lab
+# of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -35,6 +38,8 @@ LOG_TAG=lab-test
 . test/lab/exercise.sh
 # shellcheck source=guide-shots.sh
 . test/lab/guide-shots.sh
+# shellcheck source=starters.sh
+. test/lab/starters.sh
 # shellcheck source=keep.sh
 . test/lab/keep.sh
 # shellcheck source=class.sh
@@ -82,7 +87,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 # The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
-case " $PARTS " in *" exercise "*) ensure_chromium lab-test ;; esac
+case " $PARTS " in *" exercise "* | *" guide "* | *" starters "*) ensure_chromium lab-test ;; esac
 test_engine_up
 
 # --- images ----------------------------------------------------------------------------------------
@@ -123,6 +128,7 @@ case " $PARTS " in *" exercise "*)
   exercise_up
   exercise_guide_shots
   exercise_build
+  exercise_starters
   exercise_isolation
   exercise_reset
   k8s_setup_in_lab
@@ -146,6 +152,14 @@ case " $PARTS " in *" guide "*)
   exercise_down
   ;;
 esac
+# LAB_TEST_PARTS=starters: only the starters pass on a fresh lab (make up, starters, make down);
+# LAB_STARTER_STAGES picks the stages (default: every stage that is quick on its own).
+case " $PARTS " in *" starters "*)
+  exercise_up
+  exercise_starters
+  exercise_down
+  ;;
+esac
 case " $PARTS " in *" class "*)
   class_up
   class_isolation
@@ -161,6 +175,7 @@ esac
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
   "images ${IMAGES_SECONDS} s; make up to ready ${UP_SECONDS:-?} s; checks: $(paste -sd, "$WORK/step-times" 2>/dev/null);" \
+  "the guide's screenshots ${GUIDE_SHOTS_SECONDS:-?} s; starters pass (${LAB_STARTER_STAGES// /,}) ${STARTERS_SECONDS:-?} s;" \
   "one lab's memory idle ${IDLE_MIB:-?} MiB; make save ${SAVE_SECONDS:-?} s, make stop ${STOP_SECONDS:-?} s," \
   "make start to listening ${START_SECONDS:-?} s, an engine restart to listening ${ENGINE_RETURN_SECONDS:-?} s," \
   "make restore ${RESTORE_SECONDS:-?} s (with its save first, on a lab holding the trainee's workflows ${RESTORE_EDIT_SECONDS:-?} s); make down ${DOWN_SECONDS:-?} s;" \

@@ -6,16 +6,21 @@
  * too), then waits until n8n listens on its webhook path. `--unpublish` unpublishes the trainee's workflows.
  * `--unpublish --name NAME` unpublishes that workflow instead (a starter), `--publish NAME` publishes one
  * by name, `--export STAGE` prints the response workflow up to STAGE as the JSON a trainee pastes into the
- * editor (no n8n needed). `--scratch` saves a third, never published workflow with pinned data (a trainee's scratch pad), and
+ * editor (no n8n needed). `--nodes NAME` prints that workflow's nodes as the editor holds them, one a line
+ * (name, a tab, type). `--put FILE --name NAME` is a trainee who takes a starter on through the guide's
+ * next stage: NAME's nodes, connections and settings become FILE's (an export of the guide's workflow after
+ * that stage, docker/workflows/guide), saved, published, and listening. `--publish` and `--put` first
+ * unpublish whatever other workflow holds the webhook path (n8n allows one). `--scratch` saves a third, never published workflow with pinned data (a trainee's scratch pad), and
  * `--list` prints every workflow the trainee sees in the editor, one a line: name, published or not, and
  * how many nodes have pinned data (what `make save` and `make restore` must keep).
  *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... npx tsx test/lab/trainee.ts --n8n http://127.0.0.1:5678 --upto validate
  *   (or the login as {"email","password"} on stdin). One line per action; exit 1 with one line on failure,
  *   2 on usage.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EditorSession, type Workflow, type WorkflowBody } from '../../app/n8n/client.js';
+import { EditorSession, N8nError, type Workflow, type WorkflowBody } from '../../app/n8n/client.js';
 import { liveWebhooks, postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
 import { TRAINEE_STAGES, type TraineeStage, traineeWorkflows } from '../../app/workflow/n8n/partial.js';
 
@@ -43,6 +48,12 @@ const SCRATCH: WorkflowBody = {
 const LISTEN_TIMEOUT_MS = 30_000;
 
 const LoginSchema = z.object({ email: z.string().min(1), password: z.string().min(1) });
+/** An export of the guide's workflow (docker/workflows/guide/*.json), as `--put` saves it. */
+const ExportSchema = z.object({
+  nodes: z.array(z.looseObject({ name: z.string().min(1), type: z.string().min(1) })).min(1),
+  connections: z.record(z.string(), z.unknown()),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
 class Usage extends Error {}
 
 async function login(): Promise<z.infer<typeof LoginSchema>> {
@@ -65,6 +76,38 @@ async function login(): Promise<z.infer<typeof LoginSchema>> {
       'no login: set TRAINEE_EMAIL and TRAINEE_PASSWORD, or give {"email","password"} on stdin',
     );
   return fromStdin.data;
+}
+
+/**
+ * Signs in; n8n 2.41.1 answers 429 to a sixth sign-in of one login within a minute (its keyed rate limit on
+ * POST /rest/login), so a 429 waits and tries again, as a trainee would, within 75 s.
+ */
+async function signIn(n8n: string, email: string, password: string): Promise<EditorSession> {
+  const deadline = Date.now() + 75_000;
+  for (;;) {
+    try {
+      return await EditorSession.login({ url: n8n }, email, password);
+    } catch (err) {
+      if (!(err instanceof N8nError && err.status === 429) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  }
+}
+
+/**
+ * Before publishing `keep`: every other published workflow listening on one of `paths` is unpublished (n8n
+ * refuses two on one path), as a trainee switching to a starter does.
+ */
+async function freePaths(session: EditorSession, n8n: string, keep: string, paths: string[]): Promise<void> {
+  for (const { id } of await session.listWorkflows()) {
+    if (id === keep) continue;
+    const workflow = await session.getWorkflow(id);
+    const held = liveWebhooks(workflow).filter((l) => paths.includes(l.path));
+    if (held.length === 0) continue;
+    await session.unpublish(id);
+    for (const { path } of held) await waitFor(n8n, path, false);
+    console.log(`unpublished "${workflow.name}" (id ${id}): it held ${held.map((l) => l.path).join(', ')}`);
+  }
 }
 
 async function waitFor(n8n: string, path: string, listening: boolean): Promise<void> {
@@ -90,6 +133,8 @@ async function main(): Promise<void> {
       scratch: { type: 'boolean' },
       list: { type: 'boolean' },
       export: { type: 'string' },
+      nodes: { type: 'string' },
+      put: { type: 'string' },
     },
   });
   const stages: (TraineeStage | 'all')[] = [...TRAINEE_STAGES, 'all'];
@@ -109,27 +154,64 @@ async function main(): Promise<void> {
     values.publish !== undefined,
     values.scratch,
     values.list,
+    values.nodes !== undefined,
+    values.put !== undefined,
   ];
   if (
     !values.n8n ||
     actions.filter(Boolean).length !== 1 ||
-    (values.name !== undefined && !values.unpublish)
+    (values.name !== undefined && !values.unpublish && values.put === undefined) ||
+    (values.put !== undefined && values.name === undefined)
   ) {
     throw new Usage(
-      'usage: trainee.ts --n8n URL (--upto STAGE|all | --unpublish [--name NAME] | --publish NAME | --scratch | --list) | --export STAGE',
+      'usage: trainee.ts --n8n URL (--upto STAGE|all | --unpublish [--name NAME] | --publish NAME | --nodes NAME | --put FILE --name NAME | --scratch | --list) | --export STAGE',
     );
   }
   const n8n = values.n8n;
   const { email, password } = await login();
-  const session = await EditorSession.login({ url: n8n }, email, password);
+  const session = await signIn(n8n, email, password);
   if (values.publish !== undefined) {
     const found = (await session.listWorkflows()).find((w) => w.name === values.publish);
     if (!found) throw new Error(`no workflow named "${values.publish}" in the editor`);
     const workflow = await session.getWorkflow(found.id);
     if (!workflow.versionId) throw new Error(`n8n gave "${workflow.name}" no versionId to publish`);
+    await freePaths(
+      session,
+      n8n,
+      found.id,
+      webhooksOf(workflow.nodes).map((l) => l.path),
+    );
     await session.publish(found.id, workflow.versionId);
     for (const { path } of webhooksOf(workflow.nodes)) await waitFor(n8n, path, true);
     console.log(`published "${workflow.name}" (id ${found.id})`);
+    return;
+  }
+  if (values.nodes !== undefined) {
+    const found = (await session.listWorkflows()).find((w) => w.name === values.nodes);
+    if (!found) throw new Error(`no workflow named "${values.nodes}" in the editor`);
+    for (const n of (await session.getWorkflow(found.id)).nodes) console.log(`${n.name}\t${n.type}`);
+    return;
+  }
+  if (values.put !== undefined) {
+    const file = ExportSchema.parse(JSON.parse(readFileSync(values.put, 'utf8')));
+    const found = (await session.listWorkflows()).find((w) => w.name === values.name);
+    if (!found) throw new Error(`no workflow named "${values.name}" in the editor`);
+    const saved = await session.updateWorkflow(found.id, {
+      name: found.name,
+      nodes: file.nodes,
+      connections: file.connections,
+      settings: file.settings ?? { executionOrder: 'v1' },
+    });
+    if (!saved.versionId) throw new Error(`n8n gave "${saved.name}" no versionId to publish`);
+    await freePaths(
+      session,
+      n8n,
+      saved.id,
+      webhooksOf(saved.nodes).map((l) => l.path),
+    );
+    await session.publish(saved.id, saved.versionId);
+    for (const { path } of webhooksOf(saved.nodes)) await waitFor(n8n, path, true);
+    console.log(`saved "${saved.name}" as ${values.put} (${file.nodes.length} nodes) and published it`);
     return;
   }
   if (values.list) {
