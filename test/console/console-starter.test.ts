@@ -134,7 +134,7 @@ describe('GET /api/stages and POST /api/starter, starters on', () => {
     expect(writes(n8n.calls)).toHaveLength(2);
   }, 90_000);
 
-  it('says why without an n8n API key or the reference exports (503), and tells n8n’s refusal apart (502)', async () => {
+  it('says why without an n8n API key (503), and tells n8n’s refusal apart (502)', async () => {
     const n8n = await workflowStore();
     const noKey = await startConsole({ N8N_URL: n8n.url });
     const stages = await stagesOf(noKey);
