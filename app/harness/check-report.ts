@@ -3,21 +3,10 @@
  * because the checker writes it and the console and the class report read it (neither imports the checker).
  */
 import { z } from 'zod';
+import { STAGE_NAMES } from '../stages/stages.js';
 
-/** The seed's node table in order, then the three workflow rules the matrix proves. */
-export const STAGE_NAMES = [
-  'webhook',
-  'validate',
-  'enrich',
-  'case-lookup',
-  'decide',
-  'approve',
-  'block',
-  'record',
-  'idempotency',
-  'connector-failure',
-  'rollback',
-] as const;
+/** The stages, declared once in app/stages. */
+export { STAGE_NAMES };
 export const StageNameSchema = z.enum(STAGE_NAMES);
 export type StageName = z.infer<typeof StageNameSchema>;
 

@@ -5,22 +5,11 @@
  * (test/check/stage-briefs.test.ts holds that, and holds each brief equal to what the checker judges).
  * The approval threshold is a parameter: it is declared in app/workflow, which this room does not import.
  */
+import { STAGE_TITLES } from '../stages/stages.js';
 import { STAGE_NAMES, type StageName } from './check-report.js';
 
-/** The stages' titles, as the trainee guide and the editor's nodes name them. */
-export const STAGE_TITLES = {
-  webhook: 'Webhook',
-  validate: 'Validate',
-  enrich: 'Enrich',
-  'case-lookup': 'Case lookup',
-  decide: 'Decide',
-  approve: 'Approve',
-  block: 'Block',
-  record: 'Record',
-  idempotency: 'Idempotency',
-  'connector-failure': 'Connector failure',
-  rollback: 'Rollback',
-} as const satisfies Record<StageName, string>;
+/** The stages' titles, declared once in app/stages with their names. */
+export { STAGE_TITLES };
 
 /** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
 export const MAPPED_FIELDS = [

@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
    * What the tools share to drive and read the lab: the mock API's client (and its in-image CLI), loose
    * readers of its answers, the one scenario driver, the judging kernel, resume, timing, the check report.
    */
-  harness: ['api'],
+  harness: ['api', 'stages'],
   /** The mock API: entry, app, settings, server, OpenAPI document, over its four parts below. */
   api: ['service-kit', 'api/http', 'api/routes', 'api/store', 'api/schemas'],
   /** The mock API's routes, one module a resource. */
@@ -38,12 +38,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The mock API's zod schemas, the one declaration of every body it takes and gives. */
   'api/schemas': ['workflow'],
   /** The workflow's decisions, constants and scenario, written once; n8n/: the export generator. */
-  workflow: ['lab-settings'],
+  workflow: ['lab-settings', 'stages'],
   /**
    * A lab's settings (name, default, rule, message) declared once, their rules applied, and the shell's
    * copy (docker/lab/settings.generated.sh) they generate.
    */
   'lab-settings': [],
+  /** The stages a trainee builds and checks, in order, and their titles: declared once. */
+  stages: [],
   /** What the HTTP services share: the Host header's name, settings from the environment, browser guards. */
   'service-kit': [],
 };

@@ -1,7 +1,8 @@
 /**
  * The guide's workflow runs in the lab's image as compiled JavaScript (the starters, app/n8n/starter.ts),
  * where there is no TypeScript and no generator: app/workflow/guide may import at run time only its own
- * files, the workflow's constants and Node's own modules (`import type` is erased and free).
+ * files, the workflow's constants, the stages' declaration (app/stages) and Node's own modules (`import
+ * type` is erased and free).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,12 +11,16 @@ import { ROOT } from './checks.js';
 
 const DIR = join(ROOT, 'app', 'workflow', 'guide');
 
-/** The run-time imports of a source text that are neither ./x, ../constants.js nor node:x. */
+/** The run-time imports of a source text that are neither ./x, ../constants.js, app/stages nor node:x. */
 function foreignImports(text: string): string[] {
   return [...text.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gm)]
     .map((m) => m[1] ?? '')
     .filter(
-      (spec) => !/^\.\/[\w-]+\.js$/.test(spec) && spec !== '../constants.js' && !spec.startsWith('node:'),
+      (spec) =>
+        !/^\.\/[\w-]+\.js$/.test(spec) &&
+        spec !== '../constants.js' &&
+        spec !== '../../stages/stages.js' &&
+        !spec.startsWith('node:'),
     );
 }
 

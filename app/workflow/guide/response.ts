@@ -3,6 +3,8 @@
  * table adds (in its order), the connections the guide declares with them, and what a stage changes or
  * deletes of an earlier one. The guide's words are the facts of ./kinds.ts; a test holds them equal.
  */
+
+import { STAGE_NAMES, type StageName } from '../../stages/stages.js';
 import {
   APPROVAL_THRESHOLD,
   HEALTH_POLL_INTERVAL_SECONDS,
@@ -34,21 +36,9 @@ import {
   webhook,
 } from './kinds.js';
 
-/** The stages of the guide, the stage checker's names in its order (a test holds them equal). */
-export const GUIDE_STAGES = [
-  'webhook',
-  'validate',
-  'enrich',
-  'case-lookup',
-  'decide',
-  'approve',
-  'block',
-  'record',
-  'idempotency',
-  'connector-failure',
-  'rollback',
-] as const;
-export type GuideStage = (typeof GUIDE_STAGES)[number];
+/** The stages of the guide: the checker's, declared once in app/stages. */
+export const GUIDE_STAGES = STAGE_NAMES;
+export type GuideStage = StageName;
 
 export interface StageStep {
   stage: GuideStage;
