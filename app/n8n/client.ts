@@ -212,17 +212,6 @@ export class PublicApi {
     return parse(ExecutionsSchema, await this.json('GET', `/executions?${query}`), 'GET /executions').data;
   }
 
-  /** The ids of the newest executions, whatever their status (n8n gives them as strings or numbers). */
-  async recentExecutionIds(limit: number): Promise<string[]> {
-    const list = parse(RecentSchema, await this.json('GET', `/executions?limit=${limit}`), 'GET /executions');
-    return list.data.map(({ id }) => String(id));
-  }
-
-  /** One execution with its node data (runData), as n8n gives it. */
-  async execution(id: string): Promise<unknown> {
-    return this.json('GET', `/executions/${encodeURIComponent(id)}?includeData=true`);
-  }
-
   /**
    * Executions started after a moment, newest first, with their data (and the workflow they ran); a running
    * one only in a list asked with status=running (n8n leaves running executions out of any other list).
