@@ -25,7 +25,7 @@ guide_stage_file() {
   n=$((10#$n + ${2:-0}))
   ls "$GUIDE_DIR"/stage-"$(printf %02d "$n")"-*.json 2>/dev/null
 }
-stage_title() { sed -n "s/^  '\{0,1\}$1'\{0,1\}: '\(.*\)',$/\1/p" app/harness/stage-briefs.ts | head -n 1; }
+stage_title() { sed -n "s/^  '\{0,1\}$1'\{0,1\}: '\(.*\)',$/\1/p" app/stages/stages.ts | head -n 1; }
 # file_nodes FILE: an export's nodes, one a line: name, a tab, type (as trainee.ts --nodes prints them).
 file_nodes() { node -e 'for (const n of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).nodes) console.log(n.name + "\t" + n.type)' "$1"; }
 
