@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** Entry of the acceptance matrix: argv in, exit code out (0 all passed, 1 a case failed, 2 usage or setup). */
-import { runTool } from '../harness/tool-main.js';
+import { runTool } from '../tool-kit/run-tool.js';
 import { parseOptions, USAGE } from './options.js';
 import { runAcceptance } from './run-acceptance.js';
 

@@ -1,6 +1,6 @@
 /** The runner's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
-import type { ApiOption } from '../harness/mock-api-server.js';
+import type { ApiOption } from '../mock-api-client/local-mock-api.js';
 import {
   API_FLAGS_USAGE,
   apiOf,

@@ -3,8 +3,8 @@
  * report, and tear down everything it started. The CLI is a thin shell around this, and tests call it.
  */
 
-import type { Output } from '../harness/output.js';
 import { openSession } from '../targets/session.js';
+import type { Output } from '../tool-kit/output.js';
 import type { RunnerCliOptions } from './options.js';
 import { type AcceptanceReport, buildReport, formatTable, writeReport } from './report.js';
 import { runMatrix } from './runner.js';

@@ -1,17 +1,17 @@
 /**
  * Runs the acceptance matrix against one workflow target. The lab's scenario driver
- * (app/harness/scenario-driver.ts) plays the alert source and the approver; the runner judges each case from
+ * (app/driver/scenario-driver.ts) plays the alert source and the approver; the runner judges each case from
  * the mock API's destination state only (verdict.ts). The target is reached the same way whether it is
  * the in-process reference host or n8n: webhook POSTs, and the resume URL found in the approval
  * notification.
  */
 
 import { randomUUID } from 'node:crypto';
-import type { StateReading } from '../harness/api-readings.js';
-import type { Facts } from '../harness/judging.js';
-import type { MockApiClient } from '../harness/mock-api.js';
-import { type DriverOptions, driveScenario, isOk, type Refusal } from '../harness/scenario-driver.js';
-import type { Timing } from '../harness/timing.js';
+import { type DriverOptions, driveScenario, isOk, type Refusal } from '../driver/scenario-driver.js';
+import type { Timing } from '../driver/timing.js';
+import type { Facts } from '../judging/questions.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import type { StateReading } from '../mock-api-client/readings.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { APPROVER, alertPayload, LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
 import { type CaseName, type Check, EXPECTATIONS, judge, type Verdict } from './verdict.js';
@@ -136,7 +136,7 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
 }
 
 /**
- * The matrix's way of driving (app/harness/scenario-driver.ts): a trigger's 404 retried for the whole phase
+ * The matrix's way of driving (app/driver/scenario-driver.ts): a trigger's 404 retried for the whole phase
  * and any other answer but a 2xx a runner error; only the case's own approval requests answered; a first
  * run that never finished ends the case. Notes are kept per case, a repeat of the last one once.
  */

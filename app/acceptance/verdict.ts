@@ -4,8 +4,7 @@
  * reference workflow and n8n pass or fail by the same checks.
  */
 
-import type { CaseReading, JournalEntryReading, StateReading } from '../harness/api-readings.js';
-import { dig } from '../harness/dig.js';
+import { dig } from '../judging/dig.js';
 import {
   blocklistWrites,
   casesOf,
@@ -16,7 +15,8 @@ import {
   requests,
   theCase,
   touching,
-} from '../harness/judging.js';
+} from '../judging/questions.js';
+import type { CaseReading, JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
 import { BLOCK_EXPIRES_MINUTES } from '../workflow/constants.js';
 
 export const CASE_NAMES = [
@@ -72,7 +72,7 @@ function detailOf(check: Check): string {
   return check.detail === undefined ? '' : ` (${check.detail})`;
 }
 
-/** The kernel's questions (app/harness/judging.ts) about one state and the facts of its case. */
+/** The kernel's questions (app/judging/questions.ts) about one state and the facts of its case. */
 class View {
   constructor(
     readonly state: StateReading,

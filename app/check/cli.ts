@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { SetupError } from '../targets/session.js';
 /**
  * Entry of the stage checker: argv in, exit code out (0 every judged stage passed, 1 a stage failed, 2 usage,
  * setup, or nothing listening on a webhook path, said in one line).
  */
-import { runTool } from '../harness/tool-main.js';
-import { SetupError } from '../targets/session.js';
+import { runTool } from '../tool-kit/run-tool.js';
 import { CHECK_USAGE, parseCheckOptions } from './options.js';
 import { runCheck } from './run-check.js';
 

@@ -1,5 +1,5 @@
 /** Name-agnostic questions about JSON the trainee's workflow wrote: where the seed fixes no field names. */
-import { walk } from '../harness/approval-request.js';
+import { walk } from '../judging/approval-request.js';
 
 /** Some string in the value contains the text (case-insensitive), or some key equals it. */
 export function mentions(value: unknown, text: string): boolean {
@@ -37,4 +37,4 @@ export function holdsValue(value: unknown, name: string, expected: unknown): boo
   return someKey(value, new RegExp(`^${name}$`), (item) => item === expected);
 }
 
-export { dig } from '../harness/dig.js';
+export { dig } from '../judging/dig.js';

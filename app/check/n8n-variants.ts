@@ -1,6 +1,6 @@
 /**
  * A few mistakes of variants.ts as real n8n export JSON: an override of one node of the generated
- * workflows. `write-variant.ts` writes them for the e2e check on the pinned n8n.
+ * workflows. `write-variant-cli.ts` writes them for the e2e check on the pinned n8n.
  */
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 import { exportText, iff, type Overrides } from '../workflow/n8n/build.js';

@@ -1,8 +1,9 @@
 /** The stage checker's command line, parsed once and checked by zod; pure, so it is unit-tested. */
 import { z } from 'zod';
-import { CHECK_REPORT_PATH, STAGE_NAMES, type StageName, StageNameSchema } from '../harness/check-report.js';
-import type { ApiOption } from '../harness/mock-api-server.js';
-import { WebhookPathSchema } from '../harness/webhook-path.js';
+import { CHECK_REPORT_PATH, StageNameSchema } from '../check-report/report.js';
+import { WebhookPathSchema } from '../driver/webhook-path.js';
+import type { ApiOption } from '../mock-api-client/local-mock-api.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import {
   API_FLAGS_USAGE,
   apiOf,

@@ -1,20 +1,19 @@
-import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../harness/check-history.js';
+import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../check-report/history.js';
 import {
   type CheckReport,
   CheckReportSchema,
   type ExpectationResult,
   type RunPointer,
-  STAGE_NAMES,
-  type StageName,
   type StageResult,
   type Stopped,
-} from '../harness/check-report.js';
-import type { MockApiClient } from '../harness/mock-api.js';
-import type { Output } from '../harness/output.js';
-import { CHECK_TIMING, type Timing } from '../harness/timing.js';
+} from '../check-report/report.js';
+import { CHECK_TIMING, type Timing } from '../driver/timing.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
 import { n8nRunSource } from '../n8n/runs.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
+import type { Output } from '../tool-kit/output.js';
 import { LAB_USER } from '../workflow/scenario.js';
 import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
@@ -122,7 +121,7 @@ export async function runCheck(
       stopped,
     });
     await writeFileAtomic(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
-    // Every check, not only the last, for the class board's day (app/harness/check-history.ts); a history
+    // Every check, not only the last, for the class board's day (app/check-report/history.ts); a history
     // that cannot be written costs the board a line, never the trainee their result.
     await appendHistory(historyPathOf(options.reportPath), historyLineOf(report)).catch((error: unknown) =>
       output.err(

@@ -6,9 +6,11 @@
  * null). A run that has not ended (or not arrived) when the phase ends makes a failing line UNJUDGED: the
  * host was busy, the workflow was not shown wrong.
  */
-import { walk } from '../harness/approval-request.js';
-import { type RunPointer, STAGE_NAMES, type StageName } from '../harness/check-report.js';
-import type { RunLookup, RunNode, RunView } from '../harness/run-watch.js';
+
+import type { RunPointer } from '../check-report/report.js';
+import type { RunLookup, RunNode, RunView } from '../driver/run-watch.js';
+import { walk } from '../judging/approval-request.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { STAGE_NODES } from '../workflow/n8n/stage-nodes.js';
 import type { ExecutionFinding, Expectation, Outcome } from './scenarios.js';
 

@@ -1,22 +1,23 @@
 /**
- * One scenario of the checker: driven by the lab's scenario driver (app/harness/scenario-driver.ts) and judged
+ * One scenario of the checker: driven by the lab's scenario driver (app/driver/scenario-driver.ts) and judged
  * by its expectations once the journal is quiet. A webhook path nothing listens on stops the whole check
  * (NotListening) with one line.
  */
 import { randomUUID } from 'node:crypto';
-import type { StateReading } from '../harness/api-readings.js';
-import { type ExpectationResult, STAGE_NAMES, type Stopped } from '../harness/check-report.js';
-import type { MockApiClient } from '../harness/mock-api.js';
-import type { RunLookup, RunSource } from '../harness/run-watch.js';
+import type { ExpectationResult, Stopped } from '../check-report/report.js';
+import type { RunLookup, RunSource } from '../driver/run-watch.js';
 import {
   type DriverEvidence,
   type DriverOptions,
   driveScenario,
   isOk,
   type Refusal,
-} from '../harness/scenario-driver.js';
-import type { Timing } from '../harness/timing.js';
+} from '../driver/scenario-driver.js';
+import type { Timing } from '../driver/timing.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import type { StateReading } from '../mock-api-client/readings.js';
 import { missingFields } from '../n8n/executions.js';
+import { STAGE_NAMES } from '../stages/stages.js';
 import { SetupError } from '../targets/session.js';
 import type { Target } from '../targets/targets.js';
 import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
@@ -265,7 +266,7 @@ function findingOf(lookup: RunLookup, sent: Record<string, unknown>): ExecutionF
 }
 
 /**
- * The checker's way of driving (app/harness/scenario-driver.ts): a trigger's 404 retried briefly, then the
+ * The checker's way of driving (app/driver/scenario-driver.ts): a trigger's 404 retried briefly, then the
  * check stops (NotListening), any other answer judged; every approval request answered with the
  * mapping's body; a first run that never finished still judged, its expectations say why it failed.
  */

@@ -3,9 +3,9 @@
  * each with the expectations of expectations.ts it is judged by, in the order they run.
  */
 
-import type { StateReading } from '../harness/api-readings.js';
-import { resumeUrlIn } from '../harness/approval-request.js';
-import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
+import { resumeUrlIn } from '../judging/approval-request.js';
+import type { StateReading } from '../mock-api-client/readings.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 import { alertPayload } from '../workflow/scenario.js';
 import { saysInText } from './evidence.js';

@@ -5,7 +5,7 @@
  * Also useful to a trainer: `check` run on a variant shows what a trainee's typical mistake looks like.
  */
 
-import type { StageName } from '../harness/check-report.js';
+import type { StageName } from '../stages/stages.js';
 import { REFERENCE_NODES, StopRun } from '../targets/reference-workflow.js';
 import type { WorkflowVariant } from '../targets/workflow-host.js';
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';

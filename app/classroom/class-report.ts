@@ -10,8 +10,9 @@ import {
   type JudgedVerdict,
   parseHistory,
   stageVerdictOf,
-} from '../harness/check-history.js';
-import { CheckReportSchema, STAGE_NAMES, type StageName } from '../harness/check-report.js';
+} from '../check-report/history.js';
+import { CheckReportSchema } from '../check-report/report.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { type ClassInput, ClassInputSchema, type LabInput, type LabState } from './class-input.js';
 
 /** `unjudged`: the stage was checked but none of its expectations could be judged (and none failed). */

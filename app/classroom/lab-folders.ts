@@ -9,7 +9,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { HISTORY_FILE } from '../harness/check-history.js';
+import { HISTORY_FILE } from '../check-report/history.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
 export interface LabFoldersOptions {

@@ -3,7 +3,7 @@
  * checked), the next step (stage, hint, the node it points at, since when the trainee is stuck there) and
  * one column per stage for when it first passed; class-history.csv, one row per check of every lab.
  */
-import { STAGE_NAMES } from '../harness/check-report.js';
+import { STAGE_NAMES } from '../stages/stages.js';
 import type { ClassReport, StageVerdict } from './class-report.js';
 
 export const VERDICT_LABEL: Record<StageVerdict, string> = {

@@ -4,8 +4,9 @@
  * stage's brief and starter (GET /api/stages).
  */
 import { z } from 'zod';
-import { STAGE_NAMES, type StageName, StageNameSchema } from '../harness/check-report.js';
-import type { StageBrief } from '../harness/stage-briefs.js';
+import { StageNameSchema } from '../check-report/report.js';
+import type { StageBrief } from '../stages/briefs.js';
+import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 
 export const CHECK_STAGES = [...STAGE_NAMES, 'all'] as const;
 export const CheckStageSchema = z.union([StageNameSchema, z.literal('all')], {
@@ -41,7 +42,7 @@ export interface CheckLine {
 
 export type CheckEvent = { kind: 'run'; view: CheckRunView } | ({ kind: 'line' } & CheckLine);
 
-/** GET /api/stages: what each stage must do (app/harness/stage-briefs.ts), and the Add a starter control. */
+/** GET /api/stages: what each stage must do (app/stages/briefs.ts), and the Add a starter control. */
 export interface StagesView {
   briefs: StageBrief[];
   starter: {

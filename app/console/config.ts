@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WebhookPathSchema } from '../harness/webhook-path.js';
+import { WebhookPathSchema } from '../driver/webhook-path.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Health } from '../api/schemas/health.js';
 import type { State } from '../api/schemas/state.js';
-import type { MockApiClient } from '../harness/mock-api.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
 import { approvalsOf, type ConsoleView, type Decision } from './view.js';
 
 export interface FeedOptions {

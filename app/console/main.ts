@@ -2,9 +2,9 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
-import { withKeyFile } from '../harness/key-file.js';
-import { mockApiClient } from '../harness/mock-api.js';
+import { mockApiClient } from '../mock-api-client/client.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
+import { withKeyFile } from '../tool-kit/key-file.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';
 import { loadConsoleConfig, sessionSettings } from './config.js';

@@ -4,7 +4,7 @@
  * path; it is then rewritten onto the n8n address the console itself uses (compose: http://n8n:5678).
  */
 
-import { postResume, type ResumeAnswer } from '../harness/resume.js';
+import { postResume, type ResumeAnswer } from '../driver/resume.js';
 
 /** n8n 2.x: `/webhook-waiting/<execution id>[/<suffix>]?signature=<hex>` (the acceptance host: a UUID). */
 const WAITING_PATH = /^\/webhook-waiting\/[A-Za-z0-9-]{1,64}(\/[A-Za-z0-9_-]{1,64})?$/;
@@ -37,9 +37,9 @@ export function resumeTarget(given: unknown, publicBase: string, internalBase: s
   return { ok: true, url: `${internalBase.replace(/\/+$/, '')}${url.pathname}${query}` };
 }
 
-export type { ResumeAnswer as PostOutcome } from '../harness/resume.js';
+export type { ResumeAnswer as PostOutcome } from '../driver/resume.js';
 
-/** POSTs the decision (app/harness/resume.ts), retrying n8n's 409 "running already" for up to retryForMs. */
+/** POSTs the decision (app/driver/resume.ts), retrying n8n's 409 "running already" for up to retryForMs. */
 export function postDecision(
   url: string,
   body: unknown,

@@ -1,6 +1,6 @@
 import type { Health } from '../api/schemas/health.js';
 import type { State } from '../api/schemas/state.js';
-import { approvalRequestOf } from '../harness/approval-request.js';
+import { approvalRequestOf } from '../judging/approval-request.js';
 
 /** A decision the console posted to a resume URL, and what the workflow platform answered. */
 export interface Decision {
@@ -39,7 +39,7 @@ export interface ConsoleView {
 }
 
 /**
- * The approval requests among the notifications (app/harness/approval-request.ts: any notification carrying a
+ * The approval requests among the notifications (app/judging/approval-request.ts: any notification carrying a
  * resume URL), newest first. A request is closed once its event's case was written after it (the workflow
  * records the case after the decision or the time limit).
  */

@@ -1,7 +1,7 @@
 /**
  * A lab's settings, declared once: each one's environment variable, default, rule and the words a bad value
  * gets. TypeScript reads them through ./parse.ts; the host scripts source docker/lab/settings.generated.sh,
- * written from here by ./generate.ts; compose.yaml's `${NAME:-default}`, the Kubernetes base's literals and
+ * written from here by ./generate-cli.ts; compose.yaml's `${NAME:-default}`, the Kubernetes base's literals and
  * the docs' settings tables are held equal to these by test/lab-settings/copies.test.ts. Dependency-free.
  */
 

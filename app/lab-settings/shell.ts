@@ -1,13 +1,13 @@
 /**
  * The host scripts' copy of ./settings.ts: docker/lab/settings.generated.sh, sourced by docker/lab/values.sh.
- * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate.ts writes it,
+ * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate-cli.ts writes it,
  * test/lab-settings/shell.test.ts fails when the committed file is not this text.
  */
 import { LAB_IMAGE, LAB_SETTINGS, type LabSetting, WHOLE_PATTERN } from './settings.js';
 
 /** Where the shell's copy lives, from the checkout's root. */
 export const SHELL_FILE = 'docker/lab/settings.generated.sh';
-export const GENERATE_COMMAND = 'npx tsx app/lab-settings/generate.ts';
+export const GENERATE_COMMAND = 'npx tsx app/lab-settings/generate-cli.ts';
 
 /** A value the shell may hold unquoted, and words it may hold inside double quotes. */
 const PLAIN = /^[A-Za-z0-9._:/-]+$/;

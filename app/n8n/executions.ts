@@ -3,7 +3,7 @@
  * (found through n8n's public API, app/n8n/runs.ts) must show each of the seven fields in its node data
  * with the value that was sent.
  */
-import { walk } from '../harness/approval-request.js';
+import { walk } from '../judging/approval-request.js';
 
 /** The Webhook stage's execution-data judgement (n8n public API), when the checker could make one. */
 export type ExecutionFinding =

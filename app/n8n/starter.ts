@@ -20,8 +20,7 @@
  * - STAGE=rollback: the response workflow complete up to Connector failure, nothing of the rollback
  *   workflow (the guide's Rollback stage begins by creating it).
  */
-import { STAGE_NAMES, type StageName } from '../harness/check-report.js';
-import { STAGE_TITLES } from '../harness/stage-briefs.js';
+import { STAGE_NAMES, STAGE_TITLES, type StageName } from '../stages/stages.js';
 import { guideResponseUpTo } from '../workflow/guide/state.js';
 import type { PublicApi, Workflow, WorkflowBody } from './client.js';
 

@@ -4,7 +4,7 @@
  * would refuse it anyway (409 "There is a conflict with one of the webhooks").
  */
 import { z } from 'zod';
-import { webhookUrl } from '../harness/webhook-path.js';
+import { webhookUrl } from '../driver/webhook-path.js';
 import type { Workflow } from './client.js';
 
 const WebhookParametersSchema = z.object({ path: z.string().min(1), httpMethod: z.string().optional() });

@@ -2,8 +2,15 @@
  * The stages a trainee builds and checks, in order, with the titles the trainee guide and the editor's
  * nodes give them: the one declaration of both. The stage checker and its report, the console, the
  * starters, the class report and board, and the guide's workflow take them from here; the lab's shell
- * prints the list (test/stages/shell-copy.test.ts holds it equal). The seed's node table in order, then
- * the three workflow rules the matrix proves.
+ * reads docker/lab/stages.generated.sh, written from here (./generate-cli.ts; a test fails when it is
+ * stale). The seed's node table in order, then the three workflow rules the matrix proves.
+ *
+ * This room holds what a stage IS: its name, order and title (here) and its words (./briefs.ts: its goal
+ * and each expectation with its stimulus). Adding a stage: its name and title here, its goal and
+ * expectations in ./briefs.ts, its judges in app/check/expectations/<stage>.ts (listed in the scenario of
+ * app/check/scenarios.ts whose stimulus they judge), its nodes in app/workflow/n8n/stage-nodes.ts; each is
+ * typed by StageName, so the compiler names every place left. The nodes stay in the workflow's room: they
+ * are the reference workflow's node names, which a trainee's workflow need not share.
  */
 export const STAGE_NAMES = [
   'webhook',

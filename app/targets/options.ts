@@ -4,11 +4,11 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { MockApiAddress } from '../harness/mock-api.js';
-import type { ApiOption } from '../harness/mock-api-server.js';
-import { UsageError } from '../harness/tool-main.js';
 import { readSetting, SettingError, settingSchema } from '../lab-settings/rules.js';
 import { APPROVAL_TIMEOUT_SECONDS } from '../lab-settings/settings.js';
+import type { MockApiAddress } from '../mock-api-client/client.js';
+import type { ApiOption } from '../mock-api-client/local-mock-api.js';
+import { UsageError } from '../tool-kit/run-tool.js';
 import { N8N_APPROVAL_TIMEOUT_SECONDS, REFERENCE_APPROVAL_TIMEOUT_SECONDS } from './targets.js';
 
 export { UsageError };

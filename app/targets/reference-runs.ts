@@ -1,9 +1,9 @@
 /**
- * The reference host's runs as the checker reads n8n's executions (app/harness/run-watch.ts), so that the
+ * The reference host's runs as the checker reads n8n's executions (app/driver/run-watch.ts), so that the
  * checker's run pointer and its wait that ends with the run are proven offline too. The host's node names
  * are its functions'; here they carry the names the reference n8n workflow gives those nodes.
  */
-import type { RunLookup, RunNode, RunSource, RunView } from '../harness/run-watch.js';
+import type { RunLookup, RunNode, RunSource, RunView } from '../driver/run-watch.js';
 import { DECIDE } from '../workflow/n8n/stage-nodes.js';
 import type { RunRecord, WorkflowHost } from './workflow-host.js';
 

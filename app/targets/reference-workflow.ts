@@ -18,7 +18,7 @@
  * or, on the reference target, `startReferenceTarget({ ..., variant: { response: above80 } })`.
  */
 
-import type { ApiAnswer, ApiCaller } from '../harness/mock-api.js';
+import type { ApiAnswer, ApiCaller } from '../mock-api-client/client.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
   HEALTH_POLL_INTERVAL_SECONDS,

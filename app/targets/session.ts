@@ -2,9 +2,9 @@
  * What a run of either tool opens before it drives anything, and closes after it: the way to the mock API
  * (an in-process one, a URL, the socket, a command) and the workflow target (the reference host or n8n).
  */
-import type { MockApiClient } from '../harness/mock-api.js';
-import { type ApiOption, openMockApi } from '../harness/mock-api-server.js';
-import type { Output } from '../harness/output.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import { type ApiOption, openMockApi } from '../mock-api-client/local-mock-api.js';
+import type { Output } from '../tool-kit/output.js';
 import { n8nTarget, startReferenceTarget, type Target, type TargetName } from './targets.js';
 
 /** A setup problem: the run cannot drive or judge anything, said in one line. */

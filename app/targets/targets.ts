@@ -3,8 +3,8 @@
  * They differ only in where the triggers live and how patient the runner must be.
  */
 
-import type { RunSource } from '../harness/run-watch.js';
-import { MATRIX_TIMING, type Timing } from '../harness/timing.js';
+import type { RunSource } from '../driver/run-watch.js';
+import { MATRIX_TIMING, type Timing } from '../driver/timing.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
 import { referenceRuns } from './reference-runs.js';
 import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';

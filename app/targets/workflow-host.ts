@@ -8,8 +8,8 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { mockApiClient } from '../harness/mock-api.js';
-import { STIMULUS_HEADER } from '../harness/run-watch.js';
+import { STIMULUS_HEADER } from '../driver/run-watch.js';
+import { mockApiClient } from '../mock-api-client/client.js';
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../workflow/constants.js';
 import {
   type ApprovalOutcome,
@@ -44,7 +44,7 @@ export interface WorkflowVariant {
 export interface RunRecord {
   id: string;
   workflow: string;
-  /** The stimulus's id (its header, app/harness/run-watch.ts), else the payload's event_id; null: neither. */
+  /** The stimulus's id (its header, app/driver/run-watch.ts), else the payload's event_id; null: neither. */
   eventId: string | null;
   startedAt: string;
   finishedAt: string | null;

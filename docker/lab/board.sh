@@ -176,7 +176,7 @@ board_start() {
     -e BOARD_STATES=/board/states.json -e BOARD_ALLOWED_HOSTS="$2" -e CLASS_BOARD_SECRET \
     --mount "type=bind,source=$(board_dir),target=/board,readonly" \
     --mount "type=bind,source=$ROOT/reports,target=/saved,readonly" \
-    ${mounts[@]+"${mounts[@]}"} "$BOARD_IMAGE" node dist/app/classroom/board-cli.js >/dev/null
+    ${mounts[@]+"${mounts[@]}"} "$BOARD_IMAGE" node dist/app/classroom/board-main.js >/dev/null
 }
 
 # Its own bridge, from the lab's address plan rather than Docker's pool; no masquerading: nothing goes out.

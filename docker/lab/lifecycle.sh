@@ -112,10 +112,13 @@ cmd_solution() {
   publish_solution
 }
 
-api() { compose exec -T mock-api node dist/app/harness/api-request.js "$@"; }
+api() { compose exec -T mock-api node dist/app/mock-api-client/api-request-cli.js "$@"; }
 
 where_things_are() {
   local secret mode console=$CONSOLE_URL
+  # The stages, in order (LAB_STAGES): written from app/stages, the one declaration.
+  # shellcheck source=stages.generated.sh
+  . "$ROOT/docker/lab/stages.generated.sh"
   secret=$(env_value CONSOLE_SECRET)
   if [ -n "$secret" ]; then
     console="$(console_link "$secret")
@@ -134,13 +137,17 @@ where_things_are() {
   console:     $console
                send alerts, approve, watch the destination systems, the last check
   approval:    a run waits up to $APPROVAL_TIMEOUT_SECONDS s for a decision (APPROVAL_TIMEOUT_SECONDS), then goes on without one
-  check:       make check$LAB_ARG STAGE=webhook   then validate, enrich, case-lookup, decide, approve, block,
-               record, idempotency, connector-failure, rollback, or all
+  check:       make check$LAB_ARG STAGE=${LAB_STAGES[0]}   then $(stages_after_first)
   reset:       make reset$LAB_ARG   between exercises: stops unfinished runs, clears the destination systems, keeps workflows
   reference:   make solution$LAB_ARG   publishes the reference workflows on this lab
   keep:        make stop$LAB_ARG / make start$LAB_ARG   for the night, everything kept; make save$LAB_ARG, make restore$LAB_ARG
   remove:      make down$LAB_ARG   saves the workflows to $(shown_path "$(save_dir_of_lab)")/, then removes the lab
 TEXT
+}
+
+# The stages after the first, in order, then "or all": wrapped under where_things_are's second column.
+stages_after_first() {
+  { printf '%s, ' "${LAB_STAGES[@]:1}"; echo 'or all'; } | fold -s -w 60 | sed 's/ *$//; 2,$s/^/               /'
 }
 
 # The console's sign-in link: the secret in the fragment, which a browser never sends, so that no server

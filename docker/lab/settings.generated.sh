@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# generated: do not edit. Written by `npx tsx app/lab-settings/generate.ts` from app/lab-settings/settings.ts, the
+# generated: do not edit. Written by `npx tsx app/lab-settings/generate-cli.ts` from app/lab-settings/settings.ts, the
 # one declaration of a lab's settings; sourced by docker/lab/values.sh (the checks need common.sh's die).
 
 # LAB_MODE: exercise: nothing published, the trainee builds; demo: the reference workflows published.

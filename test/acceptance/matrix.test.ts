@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAcceptance } from '../../app/acceptance/run-acceptance.js';
 import { runCase, runMatrix } from '../../app/acceptance/runner.js';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
-import { type LocalMockApi, startLocalMockApi } from '../../app/harness/mock-api-server.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import { REFERENCE_TIMING, startReferenceTarget, type Target } from '../../app/targets/targets.js';
 
 let dir: string;

@@ -4,8 +4,8 @@
  */
 
 import type { CaseName } from '../../app/acceptance/verdict.js';
-import type { StateReading } from '../../app/harness/api-readings.js';
-import type { Facts } from '../../app/harness/judging.js';
+import type { Facts } from '../../app/judging/questions.js';
+import type { StateReading } from '../../app/mock-api-client/readings.js';
 
 export const FACTS: Facts = {
   eventId: 'evt-test-1',

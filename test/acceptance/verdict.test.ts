@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_NAMES, type CaseName, judge } from '../../app/acceptance/verdict.js';
-import type { StateReading } from '../../app/harness/api-readings.js';
+import type { StateReading } from '../../app/mock-api-client/readings.js';
 import {
   blockedCase,
   entry,

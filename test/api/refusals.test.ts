@@ -8,7 +8,7 @@ import { CaseConnector } from '../../app/api/store/case-connector.js';
 import { CaseStore } from '../../app/api/store/cases.js';
 import { NotificationStore } from '../../app/api/store/notifications.js';
 import type { Refusal } from '../../app/api/store/outcome.js';
-import { type LocalMockApi, startLocalMockApi } from '../../app/harness/mock-api-server.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import { parseResponses, rawExchange } from '../helpers/raw-http.js';
 
 const entry = {

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { CheckOptions } from '../../app/check/options.js';
 import type { CheckHooks } from '../../app/check/run-check.js';
-import type { CheckReport, StageName } from '../../app/harness/check-report.js';
-import type { Output } from '../../app/harness/output.js';
+import type { CheckReport } from '../../app/check-report/report.js';
+import type { StageName } from '../../app/stages/stages.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import type { WorkflowVariant } from '../../app/targets/workflow-host.js';
+import type { Output } from '../../app/tool-kit/output.js';
 
 /**
  * One folder for the reports of the test file that imports this (each file has its own copy of this

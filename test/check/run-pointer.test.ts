@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { formatResults, runCheck, runLine } from '../../app/check/run-check.js';
 import { blame, nothingRan, notRunWithin, stageOf } from '../../app/check/run-pointer.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
-import { historyLineOf } from '../../app/harness/check-history.js';
-import type { RunNode, RunView } from '../../app/harness/run-watch.js';
+import { historyLineOf } from '../../app/check-report/history.js';
+import type { RunNode, RunView } from '../../app/driver/run-watch.js';
 import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
 import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../app/check/run-check.js';
 import { type Evidence, SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
-import type { StateReading } from '../../app/harness/api-readings.js';
+import type { StateReading } from '../../app/mock-api-client/readings.js';
 import { checkReference } from './check-helpers.js';
 
 const captured = new Map<string, { scenario: Scenario; evidence: Evidence }>();

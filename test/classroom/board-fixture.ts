@@ -9,17 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import type { BoardDeps } from '../../app/classroom/board-app.js';
-import { createBoardApp } from '../../app/classroom/board-app.js';
-import type { StatesFile } from '../../app/classroom/class-input.js';
-import { LabFolders } from '../../app/classroom/lab-folders.js';
 import {
   appendHistory,
   HISTORY_FILE,
   historyLineOf,
   writeFileAtomic,
-} from '../../app/harness/check-history.js';
-import type { CheckReport } from '../../app/harness/check-report.js';
+} from '../../app/check-report/history.js';
+import type { CheckReport } from '../../app/check-report/report.js';
+import type { BoardDeps } from '../../app/classroom/board-app.js';
+import { createBoardApp } from '../../app/classroom/board-app.js';
+import type { StatesFile } from '../../app/classroom/class-input.js';
+import { LabFolders } from '../../app/classroom/lab-folders.js';
 
 export interface ClassOnDisk {
   root: string;

@@ -3,7 +3,7 @@
  * method but GET are refused; with a secret nothing but the sign-in page is served without a session, a
  * wrong secret is answered late, and a session survives the board being started again (board.sh restarts
  * it when a lab's reports volume comes or goes) but not a new secret, and holds only from the address
- * that signed in (its cookie replayed from another loopback address is refused). And its entry, board-cli.
+ * that signed in (its cookie replayed from another loopback address is refused). And its entry, board-main.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,12 +179,12 @@ describe('the class board’s guard', () => {
   });
 });
 
-describe('board-cli', () => {
+describe('board-main', () => {
   it('serves the board from the environment and stops on SIGTERM', async () => {
     const board = await startService(
       [],
       { BOARD_PORT: '0', BOARD_LABS: on.labs, BOARD_STATES: on.states },
-      (args, env) => spawnNode('app/classroom/board-cli.ts', args, env),
+      (args, env) => spawnNode('app/classroom/board-main.ts', args, env),
     );
     const url = /class board listening on (http:\/\/\S+)/.exec(board.stdout())?.[1];
     const answer = await fetch(`${url}/class.json`);
@@ -200,7 +200,7 @@ describe('board-cli', () => {
     [{ BOARD_LABS: 'labs' }, /^class-board: BOARD_LABS: must be an absolute path/],
     [{ CLASS_BOARD_SECRET: 'short' }, /^class-board: CLASS_BOARD_SECRET: must be at least 12 characters/],
   ])('refuses %j in one line, exit 2', async (env, message) => {
-    const proc = spawnNode('app/classroom/board-cli.ts', [], env);
+    const proc = spawnNode('app/classroom/board-main.ts', [], env);
     expect((await proc.exited).code).toBe(2);
     expect(proc.stderr()).toMatch(message);
     expect(proc.stderr().trim().split('\n')).toHaveLength(1);

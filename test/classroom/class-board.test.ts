@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClassReport } from '../../app/classroom/class-report.js';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { spawnNode } from '../helpers/service-process.js';
 import {
   type ClassOnDisk,

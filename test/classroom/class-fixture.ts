@@ -3,14 +3,9 @@
  * (CheckReportSchema), so a report the checker could not write is not accepted here either.
  */
 
+import { type CheckReport, CheckReportSchema, type RunPointer } from '../../app/check-report/report.js';
 import type { ClassInput, LabState } from '../../app/classroom/class-input.js';
-import {
-  type CheckReport,
-  CheckReportSchema,
-  type RunPointer,
-  STAGE_NAMES,
-  type StageName,
-} from '../../app/harness/check-report.js';
+import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 
 const AT = '2026-11-24T09:41:07.000Z';
 

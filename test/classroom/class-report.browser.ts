@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, ENRICH_HINT } from './class-fixture.js';

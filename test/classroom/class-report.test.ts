@@ -3,11 +3,11 @@
  * with its refusals. The page in a browser: class-report.browser.ts (make test-console).
  */
 import { describe, expect, it } from 'vitest';
+import { historyLineOf } from '../../app/check-report/history.js';
 import { buildClassReport } from '../../app/classroom/class-report.js';
 import { renderCsv, renderHistoryCsv } from '../../app/classroom/render-csv.js';
 import { renderHtml } from '../../app/classroom/render-html.js';
-import { historyLineOf } from '../../app/harness/check-history.js';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { CLASS, checkReport, ENRICH_HINT, runAt, STOPPED_LINE } from './class-fixture.js';
 

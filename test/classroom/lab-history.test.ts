@@ -6,12 +6,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { historyLineOf } from '../../app/check-report/history.js';
 import { ClassInputSchema } from '../../app/classroom/class-input.js';
 import { buildClassReport } from '../../app/classroom/class-report.js';
 import { LabFolders, mergeHistories } from '../../app/classroom/lab-folders.js';
 import { renderHistoryCsv } from '../../app/classroom/render-csv.js';
-import { historyLineOf } from '../../app/harness/check-history.js';
-import type { StageName } from '../../app/harness/check-report.js';
+import type { StageName } from '../../app/stages/stages.js';
 import { type ClassOnDisk, classOnDisk, writeStates } from './board-fixture.js';
 import { checkReport } from './class-fixture.js';
 

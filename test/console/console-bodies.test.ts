@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
 import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 
 const HOST = '127.0.0.1:8088';
 const TOKEN = 'test-token';

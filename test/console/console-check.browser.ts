@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from './harness.js';
 
 const SHOTS = process.env.SCREENSHOTS;

@@ -12,7 +12,7 @@ import { parseCheckOptions } from '../../app/check/options.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 
 const HOST = '127.0.0.1:8088';
 let n8n: Server;

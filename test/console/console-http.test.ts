@@ -13,7 +13,7 @@ import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
 import { resumeTarget } from '../../app/console/resume.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 
 interface Recorder {
   url: string;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { HealthSchema } from '../../app/api/schemas/health.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { LOGIN_CONTENT_SECURITY_POLICY } from '../../app/service-kit/browser-guard.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { type ConsoleLab, startConsoleLab, waitForLine } from './harness.js';

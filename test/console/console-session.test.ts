@@ -16,7 +16,7 @@ import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig, sessionSettings } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
 import { Sessions } from '../../app/console/session.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { waitForLine } from './harness.js';
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWords } from '../../app/harness/stage-briefs.js';
+import { checkWords } from '../../app/stages/briefs.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 import { STORE_KEY, workflowStore } from '../n8n/workflow-store.js';
 import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from './harness.js';

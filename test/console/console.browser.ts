@@ -118,7 +118,7 @@ describe('the lab console in chromium', () => {
   }, 60_000);
 
   it('shows the stage checker’s last report when the file appears', async () => {
-    // The shape of app/harness/check-report.ts (branch checker), trimmed to what is shown.
+    // The shape of app/check-report/report.ts (branch checker), trimmed to what is shown.
     const at = new Date().toISOString();
     const report = {
       kind: 'stage-check',

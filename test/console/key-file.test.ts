@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConsoleConfig } from '../../app/console/config.js';
-import { withKeyFile } from '../../app/harness/key-file.js';
+import { withKeyFile } from '../../app/tool-kit/key-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -17,7 +17,7 @@ import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig, sessionSettings } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
 import { Sessions } from '../../app/console/session.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 
 const EXAMPLE = new URL('../../deploy/tls/nginx.conf.example', import.meta.url).pathname;
 const example = readFileSync(EXAMPLE, 'utf8');

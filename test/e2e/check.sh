@@ -24,7 +24,7 @@ mkdir -p reports
 # A variant's run is meant to fail: its n8n folder and logs are not kept for that (the report is).
 run() {
   local name=$1 stage=$2 only=$3 report=$4
-  npx tsx app/check/write-variant.ts "$name" "$WORK/$name" >/dev/null
+  npx tsx app/check/write-variant-cli.ts "$name" "$WORK/$name" >/dev/null
   E2E_WORKFLOWS="$WORK/$name/suspicious-login-response.json $WORK/$name/suspicious-login-rollback.json" \
     E2E_API_KEY=1 E2E_KEEP_ON_FAILURE=$([ "$name" = reference ] && echo 1 || echo 0) \
     E2E_RUNNER="node dist/app/check/cli.js --stage $stage $only --target n8n --api \"\$API_URL\" --n8n \"\$N8N_URL\" --report $report" \

@@ -6,7 +6,7 @@
  * says in one line what it framed, so the caller can hold it to that.
  */
 import type { Locator, Page } from 'playwright-core';
-import { webhookUrl } from '../../app/harness/webhook-path.js';
+import { webhookUrl } from '../../app/driver/webhook-path.js';
 import {
   type Clip,
   canvasNode,

@@ -1,11 +1,12 @@
 /**
  * The approver of the lab's shell tests, through the harness's own rules (no second copy in shell):
- *   npx tsx test/lab/approver.ts resume-url EVENT_ID < state.json   the event's resume URL (app/harness/approval-request.ts)
- *   npx tsx test/lab/approver.ts decide URL DECISION                 POSTs it, retrying 409 (app/harness/resume.ts);
+ *   npx tsx test/lab/approver.ts resume-url EVENT_ID < state.json   the event's resume URL (app/judging/approval-request.ts)
+ *   npx tsx test/lab/approver.ts decide URL DECISION                 POSTs it, retrying 409 (app/driver/resume.ts);
  *                                                                    prints the status, 000 when unreachable
  */
-import { resumeUrlIn } from '../../app/harness/approval-request.js';
-import { postResume } from '../../app/harness/resume.js';
+
+import { postResume } from '../../app/driver/resume.js';
+import { resumeUrlIn } from '../../app/judging/approval-request.js';
 
 async function stdin(): Promise<string> {
   let text = '';

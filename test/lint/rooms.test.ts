@@ -1,7 +1,7 @@
 /**
  * The rooms of app/ and which may import which, written once: a room imports only the rooms below it here,
- * so the stage checker and the acceptance matrix are siblings over the harness they share, the console imports
- * no tool, the mock API imports no tool, and app/n8n is the only client of n8n's API. No import cycle,
+ * so the stage checker and the acceptance matrix are siblings over the driver and the judging they share,
+ * the console imports no tool, the mock API imports no tool, and app/n8n is the only client of n8n's API. No import cycle,
  * between files or between rooms. Also: no source file in app/ or bench/ over 400 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,22 +11,58 @@ import { describe, expect, it } from 'vitest';
 /** Top to bottom: each room's list names only rooms further down. One sentence a room: what it holds. */
 const ALLOWED: Record<string, readonly string[]> = {
   /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
-  acceptance: ['harness', 'targets', 'workflow'],
+  acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
   /** The stage checker: its scenarios, one file of expectations per stage, the broken n8n variants. */
-  check: ['harness', 'n8n', 'targets', 'workflow'],
+  check: [
+    'tool-kit',
+    'driver',
+    'judging',
+    'check-report',
+    'mock-api-client',
+    'n8n',
+    'targets',
+    'workflow',
+    'stages',
+  ],
   /** The lab console: the trainee's page, its API (state, approvals, checks, starters) and its sign-in. */
-  console: ['service-kit', 'api', 'harness', 'n8n', 'api/schemas', 'workflow'],
+  console: [
+    'service-kit',
+    'api',
+    'tool-kit',
+    'driver',
+    'judging',
+    'check-report',
+    'mock-api-client',
+    'n8n',
+    'api/schemas',
+    'workflow',
+    'stages',
+  ],
   /** The trainer's class tools: the class report and the live class board. */
-  classroom: ['service-kit', 'harness'],
+  classroom: ['service-kit', 'check-report', 'stages'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
-  n8n: ['harness', 'workflow', 'lab-settings'],
+  n8n: ['tool-kit', 'driver', 'judging', 'workflow', 'lab-settings', 'stages'],
   /** What the matrix and the checker run against: the reference in TypeScript, its host, n8n, their flags. */
-  targets: ['harness', 'workflow', 'lab-settings'],
+  targets: ['tool-kit', 'driver', 'mock-api-client', 'workflow', 'lab-settings'],
   /**
-   * What the tools share to drive and read the lab: the mock API's client (and its in-image CLI), loose
-   * readers of its answers, the one scenario driver, the judging kernel, resume, timing, the check report.
+   * The one scenario driver: it posts a stimulus to a workflow target, answers approvals at the resume URL,
+   * watches the run and waits for a quiet journal; with its timing and how a webhook path is typed.
    */
-  harness: ['api', 'stages'],
+  driver: ['judging', 'mock-api-client'],
+  /**
+   * What the matrix's verdicts and the checker's expectations both ask of the destination state (the judging
+   * kernel), what an approval request is, and reading a JSON value by its path.
+   */
+  judging: ['mock-api-client'],
+  /** The stage checker's result files, which the console and the class tools read: the report, the history. */
+  'check-report': ['stages'],
+  /**
+   * The one client of the mock API (URL, Unix socket or command), loose readers of its answers, a mock API
+   * served in-process, and the in-image command `api-request`.
+   */
+  'mock-api-client': ['api'],
+  /** What a lab tool's entry shares: its run and exit code, where its lines go, n8n's key read from a file. */
+  'tool-kit': [],
   /** The mock API: entry, app, settings, server, OpenAPI document, over its four parts below. */
   api: ['service-kit', 'api/http', 'api/routes', 'api/store', 'api/schemas'],
   /** The mock API's routes, one module a resource. */
@@ -188,8 +224,8 @@ describe('the rooms of app/', () => {
 
   it('the table lists each room above every room it may import', () => {
     expect(tableOrder(ALLOWED)).toEqual([]);
-    expect(tableOrder({ harness: ['api'], api: ['harness'] })).toEqual([
-      'api may import harness, which is not below it in the table',
+    expect(tableOrder({ driver: ['api'], api: ['driver'] })).toEqual([
+      'api may import driver, which is not below it in the table',
     ]);
   });
 
@@ -221,9 +257,9 @@ describe('the rooms of app/', () => {
       ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, n8n'],
     ],
     [
-      'the harness importing a target',
-      { 'app/harness/x.ts': "import { a } from '../targets/session.js';" },
-      ['app/harness/x.ts: harness imports targets', 'rooms import each other in a cycle: harness, targets'],
+      'the driver importing a target',
+      { 'app/driver/x.ts': "import { a } from '../targets/session.js';" },
+      ['app/driver/x.ts: driver imports targets', 'rooms import each other in a cycle: driver, targets'],
     ],
     ['a room nobody declared', { 'app/tools/x.ts': '' }, ['app/tools/x.ts: room tools is not in the table']],
     ['a file at the root of app/', { 'app/x.ts': '' }, ['app/x.ts: room (root of app) is not in the table']],
@@ -237,8 +273,8 @@ describe('the rooms of app/', () => {
     ],
     [
       'a file of 401 lines',
-      { 'app/harness/x.ts': 'x\n'.repeat(401) },
-      ['app/harness/x.ts: 401 lines (at most 400)'],
+      { 'app/driver/x.ts': 'x\n'.repeat(401) },
+      ['app/driver/x.ts: 401 lines (at most 400)'],
     ],
     [
       'the checker calling n8n itself',
@@ -248,15 +284,15 @@ describe('the rooms of app/', () => {
     [
       'two files of one room importing each other',
       {
-        'app/harness/x.ts': "import { b } from './y.js';",
-        'app/harness/y.ts': "import type { a } from './x.js';",
+        'app/driver/x.ts': "import { b } from './y.js';",
+        'app/driver/y.ts': "import type { a } from './x.js';",
       },
-      ['files import each other in a cycle: app/harness/x.ts, app/harness/y.ts'],
+      ['files import each other in a cycle: app/driver/x.ts, app/driver/y.ts'],
     ],
     [
       'a file importing itself',
-      { 'app/harness/x.ts': "export { a } from './x.js';" },
-      ['files import each other in a cycle: app/harness/x.ts'],
+      { 'app/driver/x.ts': "export { a } from './x.js';" },
+      ['files import each other in a cycle: app/driver/x.ts'],
     ],
   ])('fails on %s', (_name, files, expected) => {
     expect(violations({ ...sources, ...files })).toEqual(expected);

@@ -4,7 +4,7 @@
  * reference itself under the trainee's names.
  */
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import {
   keepNodes,
   nodesUpTo,

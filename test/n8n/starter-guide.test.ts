@@ -8,9 +8,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { STAGE_NAMES, type StageName } from '../../app/harness/check-report.js';
 import { PublicApi } from '../../app/n8n/client.js';
 import { addStarter, STARTER_STAGES, starterName, starterWorkflows } from '../../app/n8n/starter.js';
+import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 import { outputIndex } from '../../app/workflow/guide/kinds.js';
 import { RESPONSE_STEPS, type StageStep } from '../../app/workflow/guide/response.js';
 import { type GuideExport, guideResponseUpTo } from '../../app/workflow/guide/state.js';

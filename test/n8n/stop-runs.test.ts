@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/api/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { StateFeed } from '../../app/console/feed.js';
-import type { MockApiClient } from '../../app/harness/mock-api.js';
+import type { MockApiClient } from '../../app/mock-api-client/client.js';
 import { StopRunsError, stopUnfinishedRuns } from '../../app/n8n/stop-runs.js';
 
 const KEY = 'lab-key';

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function run(args: string[], apiUrl = `http://127.0.0.1:${server.port}`) {
-  const proc = spawnNode('app/harness/api-request.ts', args, { API_URL: apiUrl });
+  const proc = spawnNode('app/mock-api-client/api-request-cli.ts', args, { API_URL: apiUrl });
   const { code } = await proc.exited;
   return { code, stdout: proc.stdout(), stderr: proc.stderr() };
 }
@@ -42,12 +42,15 @@ describe('api-request (the operator CLI in the image)', () => {
   });
 
   it("without API_URL reaches the mock API's own PORT on loopback; a bad PORT or API_URL is one line, exit 2", async () => {
-    const byPort = spawnNode('app/harness/api-request.ts', ['GET', '/health'], {
+    const byPort = spawnNode('app/mock-api-client/api-request-cli.ts', ['GET', '/health'], {
       API_URL: '',
       PORT: String(server.port),
     });
     expect((await byPort.exited).code).toBe(0);
-    const badPort = spawnNode('app/harness/api-request.ts', ['GET', '/health'], { API_URL: '', PORT: 'abc' });
+    const badPort = spawnNode('app/mock-api-client/api-request-cli.ts', ['GET', '/health'], {
+      API_URL: '',
+      PORT: 'abc',
+    });
     expect((await badPort.exited).code).toBe(2);
     expect(badPort.stderr()).toBe('api-request: invalid port (PORT or --port) "abc": must be a number\n');
     const badUrl = await run(['GET', '/health'], 'ftp://x');

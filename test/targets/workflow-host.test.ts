@@ -1,8 +1,8 @@
 /** The reference workflow's host and nodes, against a real mock API on loopback. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StateReadingSchema } from '../../app/harness/api-readings.js';
-import { mockApiClient } from '../../app/harness/mock-api.js';
-import { type LocalMockApi, startLocalMockApi } from '../../app/harness/mock-api-server.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
+import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
 import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
 import { belowThresholdOutcome, validateAlert as validate } from '../../app/workflow/decisions.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';

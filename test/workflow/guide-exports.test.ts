@@ -1,5 +1,5 @@
 /**
- * The guide's export files (docker/workflows/guide/, written by app/workflow/guide/generate.ts) are what
+ * The guide's export files (docker/workflows/guide/, written by app/workflow/guide/generate-cli.ts) are what
  * the guide's workflow builds now, no file more or less; and each is an n8n workflow the pinned n8n can
  * import: node types and versions of its catalogue, unique names, connections to nodes that exist,
  * JavaScript and expressions that compile.
@@ -37,7 +37,7 @@ function staleFiles(dir: string, read: (file: string) => string): string[] {
 const read = (file: string) => readFileSync(join(DIR, file), 'utf8');
 
 describe('docker/workflows/guide/', () => {
-  it('holds what app/workflow/guide/generate.ts writes (npx tsx app/workflow/guide/generate.ts)', () => {
+  it('holds what app/workflow/guide/generate-cli.ts writes (npx tsx app/workflow/guide/generate-cli.ts)', () => {
     expect(staleFiles(DIR, read)).toEqual([]);
   });
 

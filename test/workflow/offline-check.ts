@@ -21,8 +21,8 @@ import {
   IdentityReadingSchema,
   type StateReading,
   StateReadingSchema,
-} from '../../app/harness/api-readings.js';
-import type { StageName } from '../../app/harness/check-report.js';
+} from '../../app/mock-api-client/readings.js';
+import type { StageName } from '../../app/stages/stages.js';
 import { LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';
 import type { N8nWorkflow } from './checks.js';
 import { type ApiAnswer, type ApiCall, type SimRun, simulate } from './n8n-sim.js';

@@ -59,7 +59,7 @@ describe('the workflow files', () => {
     expect(rollback).toMatchObject({ id: 'SuspLoginRollbk1', name: 'Suspicious Login Rollback' });
   });
 
-  it('are what the generator (app/workflow/n8n/generate.ts) writes: no hand edit drifted from it', () => {
+  it('are what the generator (app/workflow/n8n/generate-cli.ts) writes: no hand edit drifted from it', () => {
     expect(Object.keys(WORKFLOW_FILES).sort()).toEqual([
       'suspicious-login-response.json',
       'suspicious-login-rollback.json',

@@ -1,5 +1,5 @@
 /** The Approve stage: approval is asked before any block, and the answer decides. */
-import type { StageName } from '../../harness/check-report.js';
+import type { StageName } from '../../stages/stages.js';
 import {
   approvalRequests,
   blockPosts,
@@ -15,7 +15,7 @@ import {
 
 const R = WORDS.requires.approve;
 
-/** `text`: the requirement's words (app/harness/stage-briefs.ts) for where it is asked. */
+/** `text`: the requirement's words (app/stages/briefs.ts) for where it is asked. */
 export function approvalRequested(stage: StageName, text: string, hint: string): Expectation {
   return {
     stage,

@@ -1,5 +1,5 @@
 /** The Enrich stage: the identity system is asked about the alert's user, and only that user. */
-import type { StageName } from '../../harness/check-report.js';
+import type { StageName } from '../../stages/stages.js';
 import {
   approvalRequests,
   blockPosts,

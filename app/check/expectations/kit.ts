@@ -1,17 +1,19 @@
 /** What every expectation is made of: the evidence it reads, its outcome, and the questions it asks of the journal and the cases. */
 
-import type { StateReading } from '../../harness/api-readings.js';
-import { resumeUrlIn } from '../../harness/approval-request.js';
-import type { ExpectationStatus, StageName } from '../../harness/check-report.js';
-import * as judging from '../../harness/judging.js';
-import { caseWrites, type Facts } from '../../harness/judging.js';
-import type { Marks } from '../../harness/scenario-driver.js';
-import { checkWords } from '../../harness/stage-briefs.js';
+import type { ExpectationStatus } from '../../check-report/report.js';
+import type { Marks } from '../../driver/scenario-driver.js';
+import { resumeUrlIn } from '../../judging/approval-request.js';
+import * as judging from '../../judging/questions.js';
+import { caseWrites, type Facts } from '../../judging/questions.js';
+import type { StateReading } from '../../mock-api-client/readings.js';
 import type { ExecutionFinding } from '../../n8n/executions.js';
+import { checkWords } from '../../stages/briefs.js';
+import type { StageName } from '../../stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import { dig, mentions, someKey } from '../evidence.js';
 import type { Mapping } from '../mapping.js';
 
+export type { Marks } from '../../driver/scenario-driver.js';
 export {
   blockPath,
   blockPosts,
@@ -23,12 +25,11 @@ export {
   requests,
   show,
   touching,
-} from '../../harness/judging.js';
-export type { Marks } from '../../harness/scenario-driver.js';
-export { MAPPED_FIELDS } from '../../harness/stage-briefs.js';
+} from '../../judging/questions.js';
 export type { ExecutionFinding } from '../../n8n/executions.js';
+export { MAPPED_FIELDS } from '../../stages/briefs.js';
 
-/** The checker's words (app/harness/stage-briefs.ts, shared with the console): each expectation's text. */
+/** The checker's words (app/stages/briefs.ts, shared with the console): each expectation's text. */
 export const WORDS = checkWords(APPROVAL_THRESHOLD);
 
 export interface Evidence {

@@ -74,7 +74,7 @@ function runLines(run: unknown): HTMLElement[] {
   return out;
 }
 
-// The stage checker's report (app/harness/check-report.ts: passed, requested, stages[{stage, status,
+// The stage checker's report (app/check-report/report.ts: passed, requested, stages[{stage, status,
 // counts}], results[{stage, expectation, status, hint, run}]), read loosely.
 export function renderCheck(check: unknown): void {
   const box = $('check');
@@ -207,7 +207,7 @@ export function setStages(view: StagesView): void {
 }
 
 /**
- * The chosen stage's brief (app/harness/stage-briefs.ts): what it must do, then each expectation the checker
+ * The chosen stage's brief (app/stages/briefs.ts): what it must do, then each expectation the checker
  * judges, under the alert that exercises it. Also whether Add a starter can be used for it.
  */
 export function renderBrief(stage: string): void {

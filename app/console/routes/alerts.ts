@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { parseBody } from '../../harness/mock-api.js';
-import { webhookUrl } from '../../harness/webhook-path.js';
+import { webhookUrl } from '../../driver/webhook-path.js';
+import { parseBody } from '../../mock-api-client/client.js';
 import { RESPONSE_WEBHOOK_PATH } from '../../workflow/constants.js';
 import {
   alertPayload,

@@ -1,4 +1,4 @@
-import type { MockApiClient } from '../../harness/mock-api.js';
+import type { MockApiClient } from '../../mock-api-client/client.js';
 import type { Starters } from '../../n8n/starter.js';
 import type { CheckRunner } from '../check-run.js';
 import type { StateFeed } from '../feed.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { checkWords } from '../../harness/stage-briefs.js';
 import { STARTER_STAGES, starterName } from '../../n8n/starter.js';
+import { checkWords } from '../../stages/briefs.js';
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import type { StagesView } from '../check-view.js';
 import type { ConsoleDeps } from './deps.js';

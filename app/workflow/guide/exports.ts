@@ -2,7 +2,7 @@
  * The guide's workflows as n8n export files (docker/workflows/guide/): the whole response and rollback
  * workflows, and the response workflow as it stands after each stage before the last. They are for what
  * cannot import TypeScript (test/e2e/guide.sh imports them into the pinned n8n; the editor screenshots;
- * a trainer's `n8n import:workflow`). generate.ts writes them; a test holds them equal to this.
+ * a trainer's `n8n import:workflow`). generate-cli.ts writes them; a test holds them equal to this.
  */
 import {
   GUIDE_STAGES,

@@ -2,8 +2,11 @@
  * The reference workflow's nodes by name where other code names them, and by the stage that adds them: the
  * scripted trainee's partial workflows (partial.ts) cut the reference by these. The lab's starters are the
  * trainee guide's workflow instead (app/workflow/guide), which has other nodes (no Settings node, another
- * way to the case system's failure). Nothing here imports more than the constants.
+ * way to the case system's failure). Nothing here imports more than the constants and the stages' names.
+ * They stay in the workflow's room, not in app/stages: they name the reference workflow's nodes, which a
+ * trainee's workflow need not share.
  */
+import type { StageName } from '../../stages/stages.js';
 import { APPROVAL_THRESHOLD, HEALTH_POLL_INTERVAL_SECONDS } from '../constants.js';
 
 /** The approval router; its name carries the threshold. */
@@ -12,8 +15,8 @@ export const DECIDE = `Decide (confidence >= ${APPROVAL_THRESHOLD})`;
 export const WAIT_POLL = `Wait ${HEALTH_POLL_INTERVAL_SECONDS} s`;
 
 /**
- * The response workflow's nodes by the stage that adds them (the stage checker's stage names, in its
- * order; a test holds them equal to STAGE_NAMES). `rollback` adds the second workflow.
+ * The response workflow's nodes by the stage that adds them, for every stage (typed by StageName; a test
+ * holds their order equal to STAGE_NAMES). `rollback` adds the second workflow.
  */
 export const STAGE_NODES = {
   webhook: ['Webhook', 'Settings'],
@@ -47,4 +50,4 @@ export const STAGE_NODES = {
     'Add record_retry',
   ],
   rollback: [],
-} as const satisfies Record<string, readonly string[]>;
+} as const satisfies Record<StageName, readonly string[]>;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The class board's entry (`node dist/app/classroom/board-cli.js`, in a container of the lab's image that
+ * The class board's entry (`node dist/app/classroom/board-main.js`, in a container of the lab's image that
  * docker/lab/board.sh starts): reads the environment (board-config.ts), serves the board, stops on SIGTERM
  * or SIGINT. Exit 2 with one line on a bad setting, 1 when it cannot listen.
  */

@@ -1,14 +1,12 @@
 /**
- * The stage checker's result file, `reports/check-last.json`: one declaration, in the harness
+ * The stage checker's result file, `reports/check-last.json`: one declaration, in a room of its own
  * because the checker writes it and the console and the class report read it (neither imports the checker).
  */
 import { z } from 'zod';
 import { STAGE_NAMES } from '../stages/stages.js';
 
-/** The stages, declared once in app/stages. */
-export { STAGE_NAMES };
+/** A stage's name as a report holds it: one of app/stages' STAGE_NAMES. */
 export const StageNameSchema = z.enum(STAGE_NAMES);
-export type StageName = z.infer<typeof StageNameSchema>;
 
 /**
  * pass / fail; unjudged: the check needs something the checker does not have (a field name the seed leaves

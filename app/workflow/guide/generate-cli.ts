@@ -1,6 +1,6 @@
 /**
  * Writes the guide's workflows as n8n export files into docker/workflows/guide/ (or the folder given):
- *   npx tsx app/workflow/guide/generate.ts [out-dir]
+ *   npx tsx app/workflow/guide/generate-cli.ts [out-dir]
  * test/workflow/guide-exports.test.ts fails when the committed files are not what this writes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,20 +1,15 @@
 /**
  * Every stage check a lab ran, not only its last: `check-history.jsonl` beside `check-last.json`, one JSON
- * line a check, the newest last, bounded. In the harness because the checker writes it and the
- * class report and the class board read it. Also the two verdict rules both need, written once: a stage's
+ * line a check, the newest last, bounded. Beside the report's format because the checker writes it and
+ * the class report and the class board read it. Also the two verdict rules both need, written once: a stage's
  * verdict (PASS, FAIL, UNJUDGED) and a check's first failure (the stage and the hint to show).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import {
-  type CheckReport,
-  type RunPointer,
-  type StageName,
-  StageNameSchema,
-  type StageResult,
-} from './check-report.js';
+import type { StageName } from '../stages/stages.js';
+import { type CheckReport, type RunPointer, StageNameSchema, type StageResult } from './report.js';
 
 export const HISTORY_FILE = 'check-history.jsonl';
 /** Checks kept per lab: a long teaching day is a few dozen; the oldest go first. */

@@ -7,11 +7,12 @@
  * trigger's answer means, whose approval requests are answered and with what body, whether an unfinished
  * first run ends the scenario.
  */
-import { HealthReadingSchema, type StateReading } from './api-readings.js';
-import { resumeUrlIn } from './approval-request.js';
-import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './driver-moves.js';
-import type { Facts } from './judging.js';
-import type { MockApiClient } from './mock-api.js';
+
+import { resumeUrlIn } from '../judging/approval-request.js';
+import type { Facts } from '../judging/questions.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import { HealthReadingSchema, type StateReading } from '../mock-api-client/readings.js';
+import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './moves.js';
 import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from './run-watch.js';
 import type { Timing } from './timing.js';
 import { webhookUrl } from './webhook-path.js';

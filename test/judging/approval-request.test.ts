@@ -1,6 +1,6 @@
-/** The approval-request rule the checker, the runner and the console share (app/harness/approval-request.ts). */
+/** The approval-request rule the checker, the runner and the console share (app/judging/approval-request.ts). */
 import { describe, expect, it } from 'vitest';
-import { approvalRequestOf, resumeUrlIn } from '../../app/harness/approval-request.js';
+import { approvalRequestOf, resumeUrlIn } from '../../app/judging/approval-request.js';
 
 describe('an approval request is any notification carrying the resume URL', () => {
   const url = 'http://n8n:5678/webhook-waiting/417?signature=9f2c';

@@ -4,8 +4,8 @@
  * knows.
  */
 
-import { type StateReading, StateReadingSchema } from './api-readings.js';
-import type { MockApiClient } from './mock-api.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
 import { postResume as postDecision } from './resume.js';
 import type { Timing } from './timing.js';
 

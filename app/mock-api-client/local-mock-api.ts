@@ -6,7 +6,7 @@
 import { createApp, defaultDeps } from '../api/app.js';
 import { loadConfig } from '../api/config.js';
 import { startServer } from '../api/server.js';
-import { type MockApiAddress, type MockApiClient, mockApiClient } from './mock-api.js';
+import { type MockApiAddress, type MockApiClient, mockApiClient } from './client.js';
 
 /** How the mock API is reached; `local`: the tool serves one itself (reference target only). */
 export type ApiOption = MockApiAddress | { kind: 'local' };

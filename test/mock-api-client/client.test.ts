@@ -1,12 +1,12 @@
 /**
- * The one mock-API client (app/harness/mock-api.ts) that the matrix, the checker and the console share, by
+ * The one mock-API client (app/mock-api-client/client.ts) that the matrix, the checker and the console share, by
  * each of its three ways in, against a real mock API process (its TCP port and its Unix socket).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockApiClient } from '../../app/harness/mock-api.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
 
 let api: ServiceProcess;
@@ -35,7 +35,7 @@ describe.each([
     () =>
       mockApiClient({
         kind: 'exec',
-        prefix: `API_URL=${api.url} node --import tsx app/harness/api-request.ts --envelope`,
+        prefix: `API_URL=${api.url} node --import tsx app/mock-api-client/api-request-cli.ts --envelope`,
       }),
   ],
 ] as const)('the client over %s', (_kind, open) => {

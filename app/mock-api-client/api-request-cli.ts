@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The mock API's one client (app/harness/mock-api.ts) as a command, shipped in the image (which has no curl
+ * The mock API's one client (app/mock-api-client/client.ts) as a command, shipped in the image (which has no curl
  * and no shell), so operator commands reach the API through `docker compose exec` instead of a port.
  *
  *   api-request [--envelope] METHOD PATH [JSON]     API_URL, default http://127.0.0.1:$PORT (8081)
@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../api/config.js';
-import { type ApiAnswer, type HttpMethod, mockApiClient } from './mock-api.js';
+import { type ApiAnswer, type HttpMethod, mockApiClient } from './client.js';
 
 const USAGE = 'usage: api-request [--envelope] METHOD PATH [JSON]';
 

@@ -1,7 +1,7 @@
 /**
  * Writes the host scripts' copy of the lab's settings, docker/lab/settings.generated.sh, from
  * app/lab-settings/settings.ts:
- *   npx tsx app/lab-settings/generate.ts [root]
+ *   npx tsx app/lab-settings/generate-cli.ts [root]
  * test/lab-settings/shell.test.ts fails when the committed file is not what this writes.
  */
 import { writeFileSync } from 'node:fs';

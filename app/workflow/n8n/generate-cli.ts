@@ -1,7 +1,7 @@
 /**
  * Writes the two n8n workflows of docs/workflow-protocol.md as n8n export JSON into
  * docker/workflows/ (or the folder given as the argument):
- *   npx tsx app/workflow/n8n/generate.ts [out-dir]
+ *   npx tsx app/workflow/n8n/generate-cli.ts [out-dir]
  * The JSON files are the artefact (import them with the n8n CLI or the editor); test/workflow checks
  * that the committed files are what this writes.
  */

@@ -17,10 +17,10 @@ import {
   historyLineOf,
   parseHistory,
   writeFileAtomic,
-} from '../../app/harness/check-history.js';
-import { CheckReportSchema } from '../../app/harness/check-report.js';
+} from '../../app/check-report/history.js';
+import { CheckReportSchema } from '../../app/check-report/report.js';
+import { checkReference } from '../check/check-helpers.js';
 import { checkReport, ENRICH_HINT, STOPPED_LINE } from '../classroom/class-fixture.js';
-import { checkReference } from './check-helpers.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,15 +1,14 @@
 /**
- * What each stage of the stage checker requires, in words, written once: the checker's expectations and
- * stimuli take their texts from here (what it prints beside PASS and FAIL), and the console shows a stage's
- * brief before the trainee checks it. Requirements only, never the solution: no node JSON, no expressions
- * (test/check/stage-briefs.test.ts holds that, and holds each brief equal to what the checker judges).
- * The approval threshold is a parameter: it is declared in app/workflow, which this room does not import.
+ * What each stage requires, in words, written once: the stage's goal and every expectation with the stimulus
+ * that exercises it. The checker prints these beside PASS and FAIL (app/check/expectations take their texts
+ * from here), and the console shows a stage's brief before the trainee checks it. Requirements only, never
+ * the solution: no node JSON, no expressions (test/stages/briefs.test.ts holds that, and holds each brief
+ * equal to what the checker judges).
+ * The approval threshold is a parameter because it is the workflow's decision (app/workflow/constants.ts,
+ * copied as it is into the n8n Code nodes) and app/workflow reads the stages from here: importing it would
+ * run an import back up.
  */
-import { STAGE_TITLES } from '../stages/stages.js';
-import { STAGE_NAMES, type StageName } from './check-report.js';
-
-/** The stages' titles, declared once in app/stages with their names. */
-export { STAGE_TITLES };
+import { STAGE_NAMES, STAGE_TITLES, type StageName } from './stages.js';
 
 /** The seven fields the Webhook maps (the seed's workflow rule 1); Validate requires each. */
 export const MAPPED_FIELDS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteOrigin } from '../../app/harness/driver-moves.js';
+import { rewriteOrigin } from '../../app/driver/moves.js';
 
 describe('rewriteOrigin', () => {
   it('keeps the path and the signature, replaces scheme, host and port', () => {

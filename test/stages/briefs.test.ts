@@ -1,13 +1,13 @@
 /**
- * The stage briefs (app/harness/stage-briefs.ts), the words the checker prints and the console shows before a
+ * The stage briefs (app/stages/briefs.ts), the words the checker prints and the console shows before a
  * check: each stage's brief lists exactly what the checker judges for it, in its order (Validate's eight
  * alerts folded into one), and no brief gives the solution away (no expression, no node JSON). Each check
  * is a function, shown to fail on a broken input.
  */
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
-import { STAGE_NAMES } from '../../app/harness/check-report.js';
-import { checkWords, MAPPED_FIELDS, STAGE_TITLES, type StageBrief } from '../../app/harness/stage-briefs.js';
+import { checkWords, MAPPED_FIELDS, type StageBrief } from '../../app/stages/briefs.js';
+import { STAGE_NAMES, STAGE_TITLES } from '../../app/stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 
 const WORDS = checkWords(APPROVAL_THRESHOLD);

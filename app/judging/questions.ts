@@ -3,7 +3,12 @@
  * stage checker's expectations both ask of one destination state (GET /state). Each judge words its
  * findings its own way (a case's checks; a stage's hints); what it looks at is asked here, once.
  */
-import type { CaseReading, JournalEntryReading, NotificationReading, StateReading } from './api-readings.js';
+import type {
+  CaseReading,
+  JournalEntryReading,
+  NotificationReading,
+  StateReading,
+} from '../mock-api-client/readings.js';
 
 /** What the driver sent, so a judge knows which event, address, user and approver to look for. */
 export interface Facts {

@@ -1,7 +1,7 @@
 /**
  * Writes the n8n export JSON of a broken variant (or of the reference, with "reference") into a folder,
  * for the e2e check on the pinned n8n:
- *   npx tsx app/check/write-variant.ts threshold-above-80 /tmp/variant
+ *   npx tsx app/check/write-variant-cli.ts threshold-above-80 /tmp/variant
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ const [name, out] = process.argv.slice(2);
 const known = Object.keys(N8N_VARIANTS);
 const chosen = known.find((k): k is ReferenceVariantName => k === name);
 if (out === undefined || (name !== 'reference' && chosen === undefined)) {
-  console.error(`usage: write-variant.ts reference|${known.join('|')} OUT_DIR`);
+  console.error(`usage: write-variant-cli.ts reference|${known.join('|')} OUT_DIR`);
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
