@@ -4,6 +4,8 @@
  *   node dist/app/n8n/cli.js setup                  < {"email","password","firstName","lastName"[,"apiKey"]}
  *   node dist/app/n8n/cli.js solution [FILE...]     (default: every *.json in /lab/workflows)
  *   node dist/app/n8n/cli.js stop-runs
+ *   node dist/app/n8n/cli.js swap FILE...           (the host's e2e suites: every unfinished run stopped, every
+ *                                                    other published workflow unpublished, then as solution)
  *   node dist/app/n8n/cli.js unpublish ID... | republish ID...   (make restore: app/n8n/restore.ts)
  *   node dist/app/n8n/cli.js starter STAGE [FILE...] (the reference exports, as for solution, cut up to the stage
  *                                                    before STAGE, added unpublished: app/n8n/starter.ts; LAB_STARTERS=off refuses)
@@ -28,7 +30,7 @@ import { StopRunsError, stopUnfinishedRuns } from './stop-runs.js';
 import { postWebhookListening } from './webhooks.js';
 
 const USAGE =
-  'usage: cli.js setup|solution [FILE...]|stop-runs|unpublish ID...|republish ID...|starter STAGE [FILE...]|webhook-listening PATH|init (env N8N_URL, N8N_API_KEY)';
+  'usage: cli.js setup|solution [FILE...]|stop-runs|swap FILE...|unpublish ID...|republish ID...|starter STAGE [FILE...]|webhook-listening PATH|init (env N8N_URL, N8N_API_KEY)';
 
 /** A workflow id as n8n makes them (letters and digits); anything else on argv is refused. */
 const WorkflowIdsSchema = z.array(z.string().regex(/^[A-Za-z0-9]{1,64}$/));
@@ -83,6 +85,31 @@ async function run(command: string | undefined, args: string[]): Promise<{ lines
       if (args.length > 0) throw new UsageError('stop-runs takes no argument');
       const stopped = await stopUnfinishedRuns({ n8nUrl: env('N8N_URL'), apiKey: apiKey() });
       return { lines: [`stopped ${stopped} unfinished workflow run(s)`], code: 0 };
+    }
+    case 'swap': {
+      // One n8n serves a suite's runs one after another: the next run's workflows replace the former's
+      // in place (same name, same id, so n8n never holds a webhook path for a workflow gone), and nothing
+      // of the former run may still run, wait or listen when the next starts.
+      if (args.length === 0) throw new UsageError('swap takes the workflow exports to publish');
+      const refs = readReferences(args);
+      const url = env('N8N_URL');
+      const key = apiKey();
+      const stopped = await stopUnfinishedRuns({ n8nUrl: url, apiKey: key });
+      const api = new PublicApi({ url }, key);
+      const names = new Set(refs.map((r) => r.body.name));
+      const others = (await api.listWorkflows({ active: true })).filter((w) => !names.has(w.name));
+      const unpublished = await unpublishIds(
+        api,
+        others.map((w) => w.id),
+      );
+      return {
+        lines: [
+          `stopped ${stopped} unfinished workflow run(s)`,
+          `unpublished ${unpublished} other workflow(s)`,
+          ...(await importSolution({ url }, key, refs)),
+        ],
+        code: 0,
+      };
     }
     case 'unpublish':
     case 'republish': {

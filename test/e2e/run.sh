@@ -18,6 +18,9 @@
 #                             API's address here)
 #   E2E_API_KEY=1             set up n8n's owner and make a public-API key (read executions and workflows),
 #                             exported to the runner as N8N_API_KEY
+#   E2E_API_KEY=lab           the same with the lab's scopes (app/n8n/setup.ts: also create, update, publish
+#                             and unpublish workflows), made by dist/app/n8n/cli.js setup: for a runner that
+#                             swaps workflows on this n8n (swap_workflows in test/e2e/workflows.sh)
 #   E2E_RUNNER="command"      run this (through sh -c) instead of the acceptance runner; it finds API_URL,
 #                             N8N_URL, N8N_API_KEY and APPROVAL_TIMEOUT_SECONDS in its environment
 set -euo pipefail
@@ -75,6 +78,8 @@ trap 'exit 130' INT TERM
 
 # shellcheck source=../lib/host-suite.sh
 . test/lib/host-suite.sh
+# shellcheck source=workflows.sh
+. test/e2e/workflows.sh
 
 # --- mock API -----------------------------------------------------------------------------------
 API_URL="${E2E_API_URL:-}"
@@ -116,21 +121,7 @@ for wf in "${EXPORTS[@]}"; do
   [ -f "$wf" ] || { log "no such workflow export: $wf"; exit 2; }
   i=$((i + 1))
   copy="$WORK/import/$i.json"
-  out="$("$SYSTEM_NODE" -e '
-    const fs = require("fs");
-    const [src, dst, api, n] = process.argv.slice(1);
-    let text = fs.readFileSync(src, "utf8");
-    text = text.split("http://mock-api:8081").join(api);
-    const wf = JSON.parse(text);
-    if (Array.isArray(wf) || typeof wf !== "object" || !Array.isArray(wf.nodes)) {
-      console.error("not an n8n workflow export (no nodes): " + src); process.exit(2);
-    }
-    if (typeof wf.id !== "string" || !/^[A-Za-z0-9]{1,36}$/.test(wf.id)) wf.id = ("CheckedExport" + n + "x".repeat(16)).slice(0, 16);
-    fs.writeFileSync(dst, JSON.stringify(wf));
-    const paths = wf.nodes.filter((x) => x.type === "n8n-nodes-base.webhook" && x.parameters && x.parameters.path)
-      .map((x) => x.parameters.path);
-    console.log([wf.id, ...paths].join(" "));
-  ' "$wf" "$copy" "$API_URL" "$i")" || exit 2
+  out="$(export_copy "$wf" "$copy" "$API_URL" "$i")" || exit 2
   id="${out%% *}"
   [ "$out" = "$id" ] || WEBHOOK_PATHS="$WEBHOOK_PATHS ${out#* }"
   "$N8N" import:workflow --input="$copy" >>"$WORK/n8n-cli.log" 2>&1 || { cat "$WORK/n8n-cli.log" >&2; exit 2; }
@@ -148,18 +139,8 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 [ -n "$ready" ] || { tail -50 "$WORK/n8n.log" >&2; log "n8n not ready after 120 s"; exit 2; }
-# Production webhooks answer 404 for a moment after readiness. A GET tells "registered for POST only"
-# apart from "not registered" (both 404, different messages) without starting a run.
-registered=""
-for _ in $(seq 1 120); do
-  registered=1
-  for path in $WEBHOOK_PATHS; do
-    curl -s "$N8N_URL/webhook/$path" | grep -q 'not registered for GET' || { registered=""; break; }
-  done
-  [ -n "$registered" ] && break
-  sleep 0.5
-done
-[ -n "$registered" ] || { tail -50 "$WORK/n8n.log" >&2; log "webhooks not registered:$WEBHOOK_PATHS"; exit 2; }
+# shellcheck disable=SC2086 # the paths are words
+webhooks_registered "$N8N_URL" $WEBHOOK_PATHS || { tail -50 "$WORK/n8n.log" >&2; log "webhooks not registered:$WEBHOOK_PATHS"; exit 2; }
 log "n8n ready at $N8N_URL in $(($(date +%s) - t2)) s (approval timeout ${APPROVAL_TIMEOUT_SECONDS} s)"
 
 if [ "${E2E_SKIP_RUNNER:-0}" = 1 ]; then
@@ -168,8 +149,14 @@ if [ "${E2E_SKIP_RUNNER:-0}" = 1 ]; then
   exit 0
 fi
 
-# --- n8n's owner and a public-API key (E2E_API_KEY=1) ------------------------------------------------
-if [ "${E2E_API_KEY:-0}" = 1 ]; then
+# --- n8n's owner and a public-API key (E2E_API_KEY=1 or lab) -----------------------------------------
+if [ "${E2E_API_KEY:-0}" = lab ]; then
+  N8N_API_KEY="$(echo '{"email":"owner@e2e.test","firstName":"E2e","lastName":"Owner","password":"E2e-owner-not-a-secret-1"}' |
+    N8N_URL="$N8N_URL" "$SYSTEM_NODE" dist/app/n8n/cli.js setup | sed -n 's/^key //p')"
+  [ -n "$N8N_API_KEY" ] || { log "could not make an n8n API key with the lab's scopes"; exit 2; }
+  export N8N_API_KEY
+  log "n8n API key with the lab's scopes made (owner set up from the environment of this run)"
+elif [ "${E2E_API_KEY:-0}" = 1 ]; then
   N8N_API_KEY="$("$SYSTEM_NODE" -e '
     const base = process.argv[1];
     const owner = { email: "owner@e2e.test", firstName: "E2e", lastName: "Owner", password: "E2e-owner-not-a-secret-1" };
