@@ -185,7 +185,7 @@ e2e: build ## install the pinned n8n (cached outside the repo), run the acceptan
 	bash test/e2e/run.sh
 
 test-console: build ## the lab console in a real browser (installs Debian's chromium when missing)
-	bash test/console/run.sh
+	bash test/browser/run.sh
 
 test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
 	bash test/console/run-n8n.sh

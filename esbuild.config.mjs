@@ -4,7 +4,7 @@
  * @hono/node-server included) in one ES module. Loading its modules one by one (most of them zod's) was
  * most of the cold start (docs/hardening.md, "Cold start").
  * The other entries (CLIs, console, acceptance runner) stay as tsc wrote them;
- * test/process/bundle.test.ts builds this bundle with these options and runs it.
+ * test/api/bundle.test.ts builds this bundle with these options and runs it.
  *
  * Usage: node esbuild.config.mjs [outfile]
  */

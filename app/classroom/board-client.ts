@@ -2,7 +2,7 @@
  * The board's two browser scripts, served as /board.js and /login.js (its CSP runs same-origin files only).
  * Plain ES2022 in strings, not bundled TypeScript like the console's: each is a few lines, the classroom
  * room may not import the console's bundler, and the image runs no build step; the browser test
- * (test/classroom/class-board.browser.ts) runs both.
+ * (test/browser/class-board.browser.ts) runs both.
  */
 
 /** Fetches the board's content every 2 s and swaps it in when it changed: a check shows within ~2 s, no

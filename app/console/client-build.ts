@@ -1,15 +1,9 @@
 /**
  * The console's browser scripts: app/console/client/console.ts (the console page) and
  * app/console/client/login.ts (the login page), each with what it imports, bundled by esbuild for the
- * browser into one file. `npm run build` runs this file (as tsc compiled it) after tsc and writes
- * dist/app/console/console.js and dist/app/console/login.js, which the console serves as /console.js and
- * /login.js; a console run from source (the tests, through tsx) bundles in memory on the first request
- * instead.
- *
- * Usage: node dist/app/console/client-build.js [outdir]
+ * browser into one file. `npm run build` writes the bundles with client-build-cli.ts; a console run from
+ * source (the tests, through tsx) bundles in memory on the first request instead (assets.ts).
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The browser scripts, by the name of their entry in app/console/client/ and of their bundle. */
@@ -37,9 +31,4 @@ export async function bundleClient(name: ClientScript = 'console'): Promise<stri
   const file = out.outputFiles[0];
   if (file === undefined) throw new Error(`esbuild wrote no ${name} bundle`);
   return file.text;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const outdir = process.argv[2] ?? CLIENT_OUTDIR;
-  for (const name of CLIENT_SCRIPTS) await writeFile(join(outdir, `${name}.js`), await bundleClient(name));
 }

@@ -17,9 +17,9 @@
  * done, 1 failed (or refused, or: not listening), 2 usage.
  */
 import { z } from 'zod';
-import { withKeyFile } from '../tool-kit/key-file.js';
 import { readSetting, SettingError } from '../lab-settings/rules.js';
 import { LAB_MODE, LAB_STARTERS } from '../lab-settings/settings.js';
+import { withKeyFile } from '../tool-kit/key-file.js';
 import { N8nError, PublicApi } from './client.js';
 import { initLab } from './init.js';
 import { republishIds, unpublishIds } from './restore.js';

@@ -14,16 +14,6 @@ import { describe, expect, it } from 'vitest';
 const ENTRY_NAME = /^(?:[a-z0-9]+(?:-[a-z0-9]+)*-)?(main|cli)\.ts$/;
 /** What starting a server looks like in an entry's own text. */
 const STARTS_SERVER = /\b(?:serve|startServer)\(/;
-/**
- * Entry points not yet named by the rule, each with why. The console's bundler is also imported by the
- * console (assets.ts bundles in memory when run from source): its command part becomes client-build-cli.ts
- * when app/console splits it off.
- */
-const NOT_YET: Record<string, string> = {
-  'app/console/client-build.ts':
-    'a module and a command in one file, until app/console splits the command off',
-};
-
 type Files = Record<string, string>;
 
 function tree(dir: string, keep: (path: string) => boolean, into: Files = {}): Files {
@@ -56,7 +46,6 @@ function violations(named: Map<string, string>, app: Files): string[] {
       found.push(`${where} starts ${path}, which is not a file of app/`);
       continue;
     }
-    if (path in NOT_YET) continue;
     const kind = ENTRY_NAME.exec(basename(path))?.[1];
     if (kind === undefined)
       found.push(
@@ -103,10 +92,6 @@ describe('the entry points of app/', () => {
       expect.arrayContaining(['app/api/main.ts', 'app/check/cli.ts', 'app/classroom/board-main.ts']),
     );
     expect(violations(named, app)).toEqual([]);
-  });
-
-  it('the modules waiting for the rule are still entry points', () => {
-    for (const path of Object.keys(NOT_YET)) expect(named.has(path), path).toBe(true);
   });
 
   it.each([

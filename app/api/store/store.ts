@@ -115,7 +115,7 @@ export class Store {
   }
 
   /**
-   * `JSON.stringify(this.snapshot())` at `now` in UTF-8, byte for byte (test/api/state-cache.test.ts holds
+   * `JSON.stringify(this.snapshot())` at `now` in UTF-8, byte for byte (test/api/routes/state-cache.test.ts holds
    * it to that on a table of changes), as a head and a tail. The head is everything up to the value of
    * `now`: it depends on the state version alone, and is kept as parts, each section serialised and
    * encoded under its own version. The tail is `now` and the closing `"}`: the only bytes made per read.

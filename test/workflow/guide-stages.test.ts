@@ -1,0 +1,33 @@
+/**
+ * The trainee guide's workflow (app/workflow/guide) passes the stage checker, judged offline as
+ * test/workflow/offline-check.ts judges (the simulator, the real mock API in process, the checker's own
+ * scenarios): the whole of it passes `check STAGE=all`, and the workflow as it stands after each stage of
+ * the guide passes that stage's check, as the guide tells the trainee to check after each stage.
+ */
+import { describe, expect, it } from 'vitest';
+import { GUIDE_STAGES, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
+import type { N8nWorkflow } from './checks.js';
+import { checkOffline } from './offline-check.js';
+
+const NAMES = { response: 'Suspicious Login Response', rollback: 'Suspicious Login Rollback' };
+const guide = (stage: (typeof GUIDE_STAGES)[number]): N8nWorkflow[] => guideWorkflowsUpTo(stage, NAMES);
+
+describe('the guide’s workflow passes the checker (offline)', () => {
+  it('the whole guide passes check STAGE=all', async () => {
+    expect(await checkOffline('all', guide('rollback'))).toEqual([]);
+  });
+
+  it.each(GUIDE_STAGES.map((s) => [s, s]))('the guide up to %s passes check STAGE=%s', async (stage) => {
+    expect(await checkOffline(stage, guide(stage))).toEqual([]);
+  });
+
+  it.each(GUIDE_STAGES.slice(0, -1).map((s, i) => [s, GUIDE_STAGES[i + 1]]))(
+    'control: the guide up to %s fails check STAGE=%s (the next stage is still to build)',
+    async (stage, next) => {
+      if (next === undefined) throw new Error('no next stage');
+      const failed = await checkOffline(next, guide(stage));
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.every((f) => f.startsWith(`${next}: `))).toBe(true);
+    },
+  );
+});
