@@ -4,7 +4,14 @@
  * rules is written by ./shell.ts.
  */
 import { z } from 'zod';
-import { type LabSetting, WHOLE_PATTERN, type WholeSetting, type WordSetting } from './settings.js';
+import {
+  CORES_PATTERN,
+  type CoresSetting,
+  type LabSetting,
+  WHOLE_PATTERN,
+  type WholeSetting,
+  type WordSetting,
+} from './settings.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,12 +35,25 @@ function wordValue<Word extends string>(setting: WordSetting<Word>, text: string
   return setting.words.find((word) => word === text);
 }
 
+function coresValue(setting: CoresSetting, text: string): number | undefined {
+  if (!CORES_PATTERN.test(text)) return undefined;
+  const value = Number(text);
+  return value <= setting.max ? value : undefined;
+}
+
+/** A setting's value of a text, or undefined when the text breaks its rule. */
+function settingValue(setting: LabSetting, text: string): number | string | undefined {
+  if (setting.rule === 'whole') return wholeValue(setting, text);
+  if (setting.rule === 'cores') return coresValue(setting, text);
+  return wordValue(setting, text);
+}
+
 /** A zod schema of a setting's text: its value, or an issue `<text> <message>` (a flag's, say). */
-export function settingSchema(setting: WholeSetting): z.ZodType<number, string>;
+export function settingSchema(setting: WholeSetting | CoresSetting): z.ZodType<number, string>;
 export function settingSchema<Word extends string>(setting: WordSetting<Word>): z.ZodType<Word, string>;
 export function settingSchema(setting: LabSetting): z.ZodType<number | string, string> {
   return z.string().transform((text, ctx) => {
-    const value = setting.rule === 'whole' ? wholeValue(setting, text) : wordValue(setting, text);
+    const value = settingValue(setting, text);
     if (value !== undefined) return value;
     ctx.addIssue({ code: 'custom', message: `${text} ${setting.message}` });
     return z.NEVER;
@@ -41,13 +61,13 @@ export function settingSchema(setting: LabSetting): z.ZodType<number | string, s
 }
 
 /** A setting from the environment: unset or empty is its default; a bad value throws one SettingError line. */
-export function readSetting(setting: WholeSetting, env: Env): number;
+export function readSetting(setting: WholeSetting | CoresSetting, env: Env): number;
 export function readSetting<Word extends string>(setting: WordSetting<Word>, env: Env): Word;
 export function readSetting(setting: LabSetting, env: Env): number | string;
 export function readSetting(setting: LabSetting, env: Env): number | string {
   const text = env[setting.name];
   if (text === undefined || text === '') return setting.default;
-  const value = setting.rule === 'whole' ? wholeValue(setting, text) : wordValue(setting, text);
+  const value = settingValue(setting, text);
   if (value === undefined) throw new SettingError(settingError(setting, text));
   return value;
 }

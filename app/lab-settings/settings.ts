@@ -34,10 +34,23 @@ export interface WordSetting<Word extends string = string> extends SettingBase {
   words: readonly [Word, ...Word[]];
 }
 
-export type LabSetting = WholeSetting | WordSetting;
+/**
+ * A number of processor cores as Docker's `--cpus` takes it: 0 to max, at most two decimals (`1`, `0.5`,
+ * `1.25`); 0 is no limit.
+ */
+export interface CoresSetting extends SettingBase {
+  rule: 'cores';
+  default: number;
+  max: number;
+}
+
+export type LabSetting = WholeSetting | WordSetting | CoresSetting;
 
 /** The digits a whole-number setting may have: at most nine, as the shell's arithmetic takes them. */
 export const WHOLE_PATTERN = /^[0-9]{1,9}$/;
+
+/** A number of cores: one or two digits, then at most two decimals. */
+export const CORES_PATTERN = /^[0-9]{1,2}(\.[0-9]{1,2})?$/;
 
 export const LAB_MODE = {
   name: 'LAB_MODE',
@@ -81,8 +94,30 @@ export const LAB_STARTERS = {
   shellCheck: 'check_lab_starters',
 } as const satisfies WordSetting;
 
+const CORES_MAX = 64;
+
+/**
+ * The processor n8n main and the worker may each use, in cores: the trainee's workflow runs there, so one
+ * trainee's runaway workflow takes at most this from the other labs of the host (docs/appliance.md,
+ * "Processor limits", the measurement behind the default).
+ */
+export const LAB_CPUS = {
+  name: 'LAB_CPUS',
+  about: 'the processor cores n8n main and the worker may each use (0: no limit)',
+  rule: 'cores',
+  default: 1,
+  max: CORES_MAX,
+  message: `is not a number of cores from 0 to ${CORES_MAX} with at most two decimals (0: no limit)`,
+  shellCheck: 'check_lab_cpus',
+} as const satisfies CoresSetting;
+
 /** Every lab setting, in the order the generated shell file lists them. */
-export const LAB_SETTINGS: readonly LabSetting[] = [LAB_MODE, APPROVAL_TIMEOUT_SECONDS, LAB_STARTERS];
+export const LAB_SETTINGS: readonly LabSetting[] = [
+  LAB_MODE,
+  APPROVAL_TIMEOUT_SECONDS,
+  LAB_STARTERS,
+  LAB_CPUS,
+];
 
 /** The lab's own image: the mock API, the console, the tools and the class board run it. */
 export const LAB_IMAGE = 'soar-lab/mock-api:1.0.0';

@@ -3,7 +3,7 @@
  * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate-cli.ts writes it,
  * test/lab-settings/shell.test.ts fails when the committed file is not this text.
  */
-import { LAB_IMAGE, LAB_SETTINGS, type LabSetting, WHOLE_PATTERN } from './settings.js';
+import { CORES_PATTERN, LAB_IMAGE, LAB_SETTINGS, type LabSetting, WHOLE_PATTERN } from './settings.js';
 
 /** Where the shell's copy lives, from the checkout's root. */
 export const SHELL_FILE = 'docker/lab/settings.generated.sh';
@@ -38,6 +38,20 @@ function checkFunction(setting: LabSetting): string[] {
       `# ${setting.shellCheck} VALUE ${more}: ${setting.words.join(' or ')}, else dies.`,
       `${setting.shellCheck}() {`,
       `  case "$1" in ${setting.words.map(plain).join(' | ')}) ;; *) ${dieLine(setting)} ;; esac`,
+      '}',
+    ];
+  }
+  if (setting.rule === 'cores') {
+    // The whole part below max, or max itself with a fraction of zeros only.
+    return [
+      `# ${setting.shellCheck} VALUE ${more}: a number of cores from 0 to ${setting.max}, at most two decimals, else dies.`,
+      `${setting.shellCheck}() {`,
+      `  if [[ $1 =~ ${CORES_PATTERN.source} ]]; then`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own ${1%%.*}, not a template.
+      '    local whole=${1%%.*} fraction=${1#*.}',
+      `    if [ "$whole" -lt ${plain(setting.max)} ] || { [ "$whole" -eq ${plain(setting.max)} ] && { [ "$1" = "$whole" ] || [[ $fraction =~ ^0+$ ]]; }; }; then return 0; fi`,
+      '  fi',
+      `  ${dieLine(setting)}`,
       '}',
     ];
   }

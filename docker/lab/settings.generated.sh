@@ -24,5 +24,16 @@ check_lab_starters() {
   case "$1" in on | off) ;; *) die "LAB_STARTERS=$1 is not on or off${2:+ $2}" ;; esac
 }
 
+# LAB_CPUS: the processor cores n8n main and the worker may each use (0: no limit).
+DEFAULT_LAB_CPUS=1
+# check_lab_cpus VALUE [MORE]: a number of cores from 0 to 64, at most two decimals, else dies.
+check_lab_cpus() {
+  if [[ $1 =~ ^[0-9]{1,2}(\.[0-9]{1,2})?$ ]]; then
+    local whole=${1%%.*} fraction=${1#*.}
+    if [ "$whole" -lt 64 ] || { [ "$whole" -eq 64 ] && { [ "$1" = "$whole" ] || [[ $fraction =~ ^0+$ ]]; }; }; then return 0; fi
+  fi
+  die "LAB_CPUS=$1 is not a number of cores from 0 to 64 with at most two decimals (0: no limit)${2:+ $2}"
+}
+
 # The lab's own image (the mock API, the console, the tools, the class board).
 LAB_IMAGE=soar-lab/mock-api:1.0.0

@@ -13,7 +13,7 @@
 
 LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
 # The settings a running lab keeps until `make down` (the order is the settings file's).
-LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS LAB_PUBLIC_ORIGIN"
+LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS LAB_PUBLIC_ORIGIN LAB_CPUS"
 
 valid_lab_name() { [[ $1 =~ $LAB_NAME_PATTERN ]]; }
 
@@ -60,6 +60,7 @@ load_settings() {
   APPROVAL_TIMEOUT_SECONDS=$(setting APPROVAL_TIMEOUT_SECONDS "$DEFAULT_APPROVAL_TIMEOUT_SECONDS")
   LAB_STARTERS=$(setting LAB_STARTERS "$DEFAULT_LAB_STARTERS")
   LAB_PUBLIC_ORIGIN=$(setting LAB_PUBLIC_ORIGIN "")
+  LAB_CPUS=$(setting LAB_CPUS "$DEFAULT_LAB_CPUS")
   check_lab_mode "$LAB_MODE" "exercise (the default: nothing published, the trainee builds) or demo (the reference published)"
   if ! is_ipv4_cidr "$LAB_SUBNET" || [ "${LAB_SUBNET#*/}" != 24 ]; then die "LAB_SUBNET=$LAB_SUBNET is not an IPv4 /24 network (e.g. 172.30.66.0/24)"; fi
   for name in LAB_EDITOR_PORT LAB_CONSOLE_PORT; do
@@ -71,6 +72,7 @@ load_settings() {
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
   check_lab_starters "$LAB_STARTERS" "(make starter: a workflow complete up to the stage before, for a trainee who is stuck)"
   check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
+  check_lab_cpus "$LAB_CPUS" "(docker's --cpus: n8n main and the worker each, e.g. LAB_CPUS=0.5)"
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     check_public_origin "$LAB_PUBLIC_ORIGIN"
     LAB_PUBLIC_ORIGIN=${LAB_PUBLIC_ORIGIN%/}
@@ -97,7 +99,7 @@ load_settings() {
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
   export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_PUBLIC_ORIGIN CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
+    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
 }
 
 # A running lab keeps the settings it was made with.

@@ -189,6 +189,14 @@ const brokenCompose: {
     },
   },
   {
+    name: 'a service has no processor limit',
+    expect: /postgres: cpus must be set/,
+    check: hardeningViolations,
+    mutate: (f) => {
+      delete service(f, 'postgres').cpus;
+    },
+  },
+  {
     name: 'a service has no pids limit',
     expect: /mock-api: pids_limit must be set/,
     check: hardeningViolations,

@@ -49,6 +49,7 @@ const Service = z.looseObject({
   volumes: z.array(z.union([z.string(), z.looseObject({ source: z.string().optional() })])).optional(),
   mem_limit: z.union([z.string(), z.number()]).optional(),
   pids_limit: z.union([z.string(), z.number()]).optional(),
+  cpus: z.union([z.string(), z.number()]).optional(),
   healthcheck: z
     .looseObject({ test: z.union([z.string(), StringList]).optional(), disable: z.boolean().optional() })
     .optional(),
@@ -184,6 +185,8 @@ export function hardeningViolations(file: ComposeFile): string[] {
     if (isRootUser(s.user)) out.push(`${name}: user must be set and not root`);
     if (s.mem_limit === undefined) out.push(`${name}: mem_limit must be set`);
     if (s.pids_limit === undefined || Number(s.pids_limit) <= 0) out.push(`${name}: pids_limit must be set`);
+    // A processor limit on every service (n8n's from LAB_CPUS, whose 0 is the trainer's choice of none).
+    if (s.cpus === undefined || !(Number(s.cpus) >= 0)) out.push(`${name}: cpus must be set`);
     if (s.network_mode !== undefined) out.push(`${name}: network_mode must not be used`);
     if (!shots.has(name) && (!s.healthcheck?.test || s.healthcheck.disable === true))
       out.push(`${name}: a healthcheck is needed`);
@@ -320,8 +323,9 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
   }
   const worker = file.services[WORKER_SERVICE];
   const command = worker?.command;
-  if (worker && (Array.isArray(command) ? command.join(' ') : command) !== 'worker')
-    out.push(`${WORKER_SERVICE}: must run \`n8n worker\``);
+  const words = (Array.isArray(command) ? command.join(' ') : (command ?? '')).split(' ');
+  if (worker && (words[0] !== 'worker' || words.slice(1).some((w) => !/^--concurrency=[1-9][0-9]?$/.test(w))))
+    out.push(`${WORKER_SERVICE}: must run \`n8n worker\` (with --concurrency=N at most)`);
   for (const name of [EDITOR_SERVICE, WORKER_SERVICE]) {
     const s = file.services[name];
     if (!s) continue;

@@ -272,18 +272,22 @@ exit 0
     ['LAB_MODE', 'solution', /^lab: LAB_MODE=solution is not a lab mode: exercise .* or demo/],
     ['LAB_BIND', '0.0.0.0', /^lab: LAB_BIND=0\.0\.0\.0 would publish the lab on every address/],
     ['APPROVAL_TIMEOUT_SECONDS', '0', /^lab: APPROVAL_TIMEOUT_SECONDS=0 is not a whole number of seconds/],
+    ['LAB_CPUS', '1.5.0', /^lab: LAB_CPUS=1\.5\.0 is not a number of cores from 0 to 64 .*\(docker's --cpus/],
+    ['LAB_CPUS', '65', /^lab: LAB_CPUS=65 is not a number of cores/],
   ])('refuses %s=%s', async (name, value, reason) => {
     expectRefusedBeforeAnything(await up({ [name]: value }), reason);
   });
 
   it('control: with a free port, room and no overlap it gets past the refusals and starts', async () => {
-    const r = await up({ LAB_SUBNET: '172.31.250.0/24', LAB_EDITOR_PORT: '1' });
+    const r = await up({ LAB_SUBNET: '172.31.250.0/24', LAB_EDITOR_PORT: '1', LAB_CPUS: '0.5' });
     const log = readFileSync(calls, 'utf8');
     expect(log).toMatch(/ build -q mock-api/);
     expect(log).toMatch(/ up -d --no-recreate/);
     const settings = readFileSync(join(fake, '.env'), 'utf8');
     expect(settings).toMatch(/^LAB_WORKER_IP=172\.31\.250\.10$/m);
     expect(settings).toMatch(/^LAB_MODE=exercise$/m);
+    // compose.yaml's n8n and worker take `cpus: ${LAB_CPUS:-1}` from the settings file.
+    expect(settings).toMatch(/^LAB_CPUS=0\.5$/m);
     expect(settings).toMatch(/^LAB_BACKEND_SUBNET=172\.31\.250\.64\/26$/m);
     expect(r.stderr).not.toMatch(/overlaps|in use|memory/);
   });

@@ -46,6 +46,18 @@ const CANDIDATES = [
   'ON',
   'exercise demo',
   '*',
+  '0.5',
+  '0.25',
+  '0.125',
+  '.5',
+  '1.',
+  '08',
+  '63.99',
+  '64',
+  '64.00',
+  '64.01',
+  '65',
+  '100',
 ];
 
 /** What TypeScript says of a value: its value, or the error line. */

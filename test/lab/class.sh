@@ -60,16 +60,6 @@ sshd_settings_of_b() {
   grep -qx 'Match User b' labs/sshd/b.conf && grep -qx '    PermitOpen 127.0.0.1:5680 127.0.0.1:8090' labs/sshd/b.conf &&
     grep -qx '    PermitTTY no' labs/sshd/b.conf && grep -q '^    ForceCommand ' labs/sshd/b.conf
 }
-console_port() { env_of "labs/$1.env" LAB_CONSOLE_PORT; }
-# console_login LAB SECRET: POST /login on LAB's console as the sign-in link's page does; prints the status,
-# the session (if any) in $WORK/jar-LAB.
-console_login() {
-  local port
-  port=$(console_port "$1")
-  rm -f "$WORK/jar-$1"
-  in_ns curl -s -o /dev/null -w '%{http_code}' -c "$WORK/jar-$1" -X POST "http://127.0.0.1:$port/login" \
-    -H "origin: http://127.0.0.1:$port" --data-urlencode "secret=$2"
-}
 # console_state LAB: the console's state as the trainee signed in with their own link sees it.
 console_state() {
   local port
@@ -247,24 +237,6 @@ class_report() {
   check "reports/class-history.csv: every check of lab b, one a line" test "$(grep -c '^b,' reports/class-history.csv)" -ge 2
 }
 
-# console_check_in LAB STAGE: the console's Check as its page runs it, signed in with the lab's own secret
-# (POST /login, then the page's token from GET /api/session, POST /api/check, GET /api/check until the run
-# ends); prints the run's exit code.
-console_check_in() {
-  local url jar=$WORK/jar-$1 token code
-  url=http://127.0.0.1:$(console_port "$1")
-  console_login "$1" "$(env_of "labs/$1.env" CONSOLE_SECRET)" >/dev/null
-  token=$(in_ns curl -s -b "$jar" "$url/api/session" | sed -E 's/.*"token":"([^"]+)".*/\1/')
-  code=$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" -X POST "$url/api/check" -H 'content-type: application/json' \
-    -H "origin: $url" -H "x-console-token: $token" -d "{\"stage\":\"$2\"}")
-  [ "$code" = 202 ] || { echo "POST /api/check answered $code"; return 1; }
-  for _ in $(seq 300); do
-    in_ns curl -s -b "$jar" "$url/api/check" >"$WORK/console-check-$1.json"
-    json_get "$WORK/console-check-$1.json" 'r.running ? process.exit(1) : 0' >/dev/null 2>&1 && break
-    sleep 1
-  done
-  json_get "$WORK/console-check-$1.json" 'r.exit'
-}
 lab_b_report() { json_get reports/class.json "r.labs.find((l) => l.name === 'b').$1"; }
 down_then_up() { make_lab down LAB="$1" >/dev/null && make_lab up LAB="$1" >/dev/null; }
 

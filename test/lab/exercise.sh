@@ -180,6 +180,11 @@ exercise_isolation() {
     node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
   outside_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
   refute "control: a container run without the hardening fails the same check" hardening_of "$OUTSIDE_BOX" 1000
+  # The processor limits (compose's, n8n main and the worker LAB_CPUS' default 1), as the engine applies
+  # them; the control is the container run without them.
+  check "processor limits: n8n and the worker 1 core, Postgres, the console and the mock API half, Redis a quarter" \
+    test "$(cpu_limits soar-lab)" = "console=0.5 mock-api=0.5 n8n=1 n8n-worker=1 postgres=0.5 redis=0.25"
+  check "control: the container run without them has none" test "$(docker inspect -f '{{.HostConfig.NanoCpus}}' "$OUTSIDE_BOX")" = 0
 
   log "reachability and egress"
   api=$(container_of soar-lab mock-api)

@@ -75,6 +75,13 @@ lab_memory() {
       END {printf "%d", t}'
 }
 
+# cpu_limits PROJECT: "service=cores ..." of a project's running containers, as the engine applies them.
+cpu_limits() {
+  docker ps -q --filter "label=com.docker.compose.project=$1" | xargs -r docker inspect \
+    -f '{{index .Config.Labels "com.docker.compose.service"}} {{.HostConfig.NanoCpus}}' |
+    awk '{ printf "%s=%g\n", $1, $2 / 1e9 }' | sort | paste -sd ' '
+}
+
 # A lab's setting or secret from its settings file: env_of ENV_FILE NAME.
 env_of() { sed -n "s/^$2=//p" "$1" | tail -n 1; }
 
@@ -107,4 +114,54 @@ test_engine_up() {
     docker network prune -f >/dev/null
     docker volume prune -af >/dev/null
   fi
+}
+
+# A lab's console port, from its settings file.
+console_port() { env_of "labs/$1.env" LAB_CONSOLE_PORT; }
+# console_login LAB SECRET: POST /login on LAB's console as the sign-in link's page does; prints the status,
+# the session (if any) in $WORK/jar-LAB.
+console_login() {
+  local port
+  port=$(console_port "$1")
+  rm -f "$WORK/jar-$1"
+  in_ns curl -s -o /dev/null -w '%{http_code}' -c "$WORK/jar-$1" -X POST "http://127.0.0.1:$port/login" \
+    -H "origin: http://127.0.0.1:$port" --data-urlencode "secret=$2"
+}
+
+# console_check_in LAB STAGE [ONLY] [OUT]: the console's Check as its page runs it, signed in with the lab's
+# own secret (POST /login, the page's token from GET /api/session, POST /api/check with the stage and,
+# ONLY=true, on its own; GET /api/check every 2 s until the run ends); the run's view in OUT (default
+# $WORK/console-check-LAB.json), its exit code printed. curl and sed only: a class polls at once.
+console_check_in() {
+  local url jar=$WORK/jar-$1 token code out=${4:-$WORK/console-check-$1.json}
+  url=http://127.0.0.1:$(console_port "$1")
+  console_login "$1" "$(env_of "labs/$1.env" CONSOLE_SECRET)" >/dev/null
+  token=$(in_ns curl -s -b "$jar" "$url/api/session" | sed -E 's/.*"token":"([^"]+)".*/\1/')
+  code=$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" -X POST "$url/api/check" -H 'content-type: application/json' \
+    -H "origin: $url" -H "x-console-token: $token" -d "{\"stage\":\"$2\",\"only\":${3:-false}}")
+  [ "$code" = 202 ] || { echo "POST /api/check answered $code"; return 1; }
+  for _ in $(seq 450); do
+    sleep 2
+    in_ns curl -s -b "$jar" "$url/api/check" >"$out" || continue
+    grep -q '"running":false' "$out" && break
+  done
+  sed -nE 's/.*"exit":"?([^",}]*)"?[,}].*/\1/p' "$out"
+}
+
+# publish_in LAB FILE...: each workflow export created in LAB's n8n and published, through n8n's public API
+# with the lab's key (the export's name, nodes, connections and settings: what the API takes).
+publish_in() {
+  local into=$1 url key id file
+  url=http://127.0.0.1:$(env_of "labs/$into.env" LAB_EDITOR_PORT)/api/v1
+  key=$(env_of "labs/$into.env" N8N_API_KEY)
+  shift
+  for file in "$@"; do
+    id=$(node -e 'const w=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
+      process.stdout.write(JSON.stringify({name:w.name,nodes:w.nodes,connections:w.connections,settings:w.settings??{}}))' "$file" |
+      in_ns curl -fsS -X POST "$url/workflows" -H "x-n8n-api-key: $key" -H 'content-type: application/json' --data-binary @- |
+      node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>process.stdout.write(String(JSON.parse(t).id??"")))')
+    [ -n "$id" ] || { echo "publish_in $into: n8n did not create $file" >&2; return 1; }
+    in_ns curl -fsS -o /dev/null -X POST "$url/workflows/$id/publish" -H "x-n8n-api-key: $key" \
+      -H 'content-type: application/json' -d '{}' || { echo "publish_in $into: n8n did not publish $file" >&2; return 1; }
+  done
 }
