@@ -214,7 +214,7 @@ test-editor: $(STAMP) ## n8n's editor in Chromium as a trainee meets it: no AI e
 test-lab: build ## the real lab on a private engine: make up, acceptance, reset, down (platform images built here)
 	bash test/lab/run.sh
 
-test-class-scale: build ## how many trainees one host holds: N=$(N) labs, all checking STAGE=block at once (long; not in CI)
+test-class-scale: build ## how many trainees one host holds: N=$(N) labs checking at once, then as a class checks for SCALE_MINUTES=20 (long; not in CI)
 	N=$(call quoted,N) bash test/lab/scale.sh
 
 bench: build ## load benchmark (wrk) against a minimal node:http server; writes bench/RESULTS.md

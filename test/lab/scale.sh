@@ -2,18 +2,26 @@
 # make test-class-scale N=16: how many trainees one host holds, measured (not part of CI: it takes long).
 # On one engine (a private one, as make test-lab starts it; or $DOCKER_HOST), with the images present:
 #   1. `make class-up` of N labs from a roster, timed; each lab's memory and processor idle (docker stats);
-#   2. the scripted trainee's whole workflow published in every lab (test/lab/trainee.ts);
-#   3. for each step k of SCALE_STEPS (default: N, then 12, 8, 4 and 2 where smaller than N), with labs
-#      k+1..N stopped (`make stop`: a stopped lab costs its host nothing and keeps everything):
-#      `make check STAGE=block` in one lab alone, timed (the lone figure), then in all k labs at the same
-#      time: each one's time and result, each lab's peak memory under the checks (docker stats), the
-#      host's free memory and load (/proc), and every container killed for memory (OOMKilled). The first
-#      step that passes is the largest class this host holds; smaller steps are not run;
-#   4. `make class-down` (every lab saved first, as a trainer's would be).
-# A step passes when every check passes, the slowest is within 2x the lone one, and nothing is killed for
-# memory. The run passes when N does. Ends with "N passed, N failed". Figures on stdout and in
-# $SCALE_REPORT (default reports/class-scale.txt). Env: N (default 16), SCALE_STEPS, APPROVAL_TIMEOUT_SECONDS
-# (default 20), SCALE_STAGE (default block).
+#   2. the scripted trainee's whole workflow published in every lab (test/lab/trainee.ts) but the last,
+#      which holds a broken variant of the reference (SCALE_VARIANT, default threshold-above-80: it FAILs
+#      decide);
+#   3. the burst: `make check STAGE=block` in all N labs at the same time: each one's time and verdict
+#      (a FAIL in a correct lab, or a PASS in the broken one, is wrong; UNJUDGED, the host busy, is not),
+#      each lab's peak memory (docker stats), the host's free memory and load (/proc), every container
+#      killed for memory (OOMKilled);
+#   4. the class shape (test/lab/class-shape.sh): every trainee checks from the console every 2-4 minutes
+#      for SCALE_MINUTES (default 20; think times from SCALE_SEED), the broken lab the stage it breaks,
+#      while lab 2's workflow runs away (a Code node that never ends, started every minute); then each
+#      request alone on the host, the figure the class's check times are held against;
+#   5. for each further step k of SCALE_STEPS (default none; e.g. "12 8 4"): the burst in k labs, labs
+#      k+1..N stopped (`make stop`), held to the strict bar: every check passes within 2x a lone one;
+#   6. `make class-down` (every lab saved first, as a trainer's would be).
+# The burst passes with no wrong verdict and nothing killed; the class shape with no wrong verdict, every
+# check run to a verdict, the 95th-percentile check time of the labs neither broken nor running away within
+# 2x the same requests alone, nothing killed.
+# Ends with "N passed, N failed". Figures on stdout and in $SCALE_REPORT (default reports/class-scale.txt).
+# Env: N (default 16), SCALE_MINUTES, SCALE_SEED (default 1), SCALE_STEPS, SCALE_VARIANT,
+# APPROVAL_TIMEOUT_SECONDS (default 20), SCALE_STAGE (the burst's, default block).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -24,6 +32,8 @@ LOG_TAG=class-scale
 . test/lib/engine.sh
 # shellcheck source=lib.sh
 . test/lab/lib.sh
+# shellcheck source=class-shape.sh
+. test/lab/class-shape.sh
 
 N=${N:-16}
 STAGE=${SCALE_STAGE:-block}
@@ -32,25 +42,32 @@ export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20} LAB_HEALTH_TIMEO
 export LAB_SAVE_DIR=$WORK/saved
 unset LAB LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND
 ROSTER_FILE=$WORK/class.txt
-SAMPLER_PID=""
+SAMPLER_PID="" RUNAWAY_PID=""
 if ! [[ $N =~ ^[1-9][0-9]?$ ]] || [ "$N" -gt 64 ]; then
   echo "class-scale: N=$N is not a number of labs (1-64)" >&2
   exit 2
 fi
-STEPS=${SCALE_STEPS:-$(for k in "$N" 12 8 4 2; do [ "$k" -le "$N" ] && echo "$k"; done | sort -rnu | paste -sd ' ')}
+SCALE_MINUTES=${SCALE_MINUTES:-20}
+SCALE_SEED=${SCALE_SEED:-1}
+BROKEN_VARIANT=${SCALE_VARIANT:-threshold-above-80}
+STEPS=${SCALE_STEPS:-}
+for value in "$SCALE_MINUTES" "$SCALE_SEED"; do
+  [[ $value =~ ^[0-9]{1,4}$ ]] || { echo "class-scale: SCALE_MINUTES and SCALE_SEED are whole numbers" >&2; exit 2; }
+done
 for k in $STEPS; do
   if ! [[ $k =~ ^[1-9][0-9]?$ ]] || [ "$k" -gt "$N" ]; then
     echo "class-scale: SCALE_STEPS=$STEPS: each step is a number of labs from 1 to N" >&2
     exit 2
   fi
 done
-STEPS=$(tr ' ' '\n' <<<"$STEPS" | grep . | sort -rnu | paste -sd ' ')
+STEPS=$(tr ' ' '\n' <<<"$STEPS" | { grep . || true; } | sort -rnu | paste -sd ' ')
 
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   set +e
   [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null
+  [ -n "$RUNAWAY_PID" ] && kill "$RUNAWAY_PID" 2>/dev/null
   if engine_answers && [ -f "$ROSTER_FILE" ]; then
     LAB_FORCE_DOWN=1 timeout 1800 make -s --no-print-directory class-down ROSTER="$ROSTER_FILE" >/dev/null 2>&1
   fi
@@ -121,35 +138,54 @@ class_stats >"$WORK/idle"
   service_stats | sed 's/^/  /'
 } | tee -a "$WORK/report"
 
-log "the scripted trainee publishes the whole workflow in every lab"
+BROKEN_LAB=$(names | tail -n 1)
+# A trainee whose workflow runs away: lab 2 (of 3 or more) also holds a Code node that never ends
+# (bench/runaway/code-loop.json), started again every minute through the class shape (n8n stops it at 60 s).
+RUNAWAY_LAB=""
+[ "$N" -ge 3 ] && RUNAWAY_LAB=$(names | sed -n 2p)
+# The stage the variant breaks, and the variant's exports (the reference with that one mistake).
+read -r BROKEN_STAGE _ <<<"$(npx tsx app/check/write-variant-cli.ts "$BROKEN_VARIANT" "$WORK/variant")"
+# shellcheck source=../../docker/lab/stages.generated.sh
+. docker/lab/stages.generated.sh
+SHAPE_STAGES="${LAB_STAGES[*]}"
+log "the scripted trainee publishes the whole workflow in every lab but $BROKEN_LAB, which gets $BROKEN_VARIANT"
 for n in $(names); do
   env=labs/$n.env
+  if [ "$n" = "$BROKEN_LAB" ]; then
+    publish_in "$n" "$WORK"/variant/*.json || fail "the variant published in lab $n"
+    continue
+  fi
   TRAINEE_EMAIL=$(env_of "$env" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$env" N8N_OWNER_PASSWORD) \
     in_ns timeout 300 npx tsx test/lab/trainee.ts --n8n "http://127.0.0.1:$(env_of "$env" LAB_EDITOR_PORT)" --upto all \
     >"$WORK/trainee-$n.log" 2>&1 || { tail -n 3 "$WORK/trainee-$n.log"; fail "trainee publishes in lab $n"; }
 done
-pass "the workflow published in $N labs"
+pass "the workflow published in $((N - 1)) labs, $BROKEN_VARIANT in $BROKEN_LAB"
+if [ -n "$RUNAWAY_LAB" ]; then
+  check "a runaway Code node published beside the workflow in lab $RUNAWAY_LAB" publish_in "$RUNAWAY_LAB" bench/runaway/code-loop.json
+fi
 
-# check_lab NAME: make check LAB=NAME STAGE=...; "NAME SECONDS EXIT" into $WORK/times.
+# check_lab NAME: make check LAB=NAME STAGE=...; "NAME SECONDS EXIT VERDICT" into $WORK/times.
 check_lab() {
-  local started=$SECONDS rc=0
+  local started=$SECONDS rc=0 expect=pass
+  [ "$1" = "$BROKEN_LAB" ] && expect=fail
   make_lab check LAB="$1" STAGE="$STAGE" >"$WORK/check-$1.log" 2>&1 || rc=$?
-  echo "$1 $((SECONDS - started)) $rc" >>"$WORK/times"
+  echo "$1 $((SECONDS - started)) $rc $(verdict "$expect" "$WORK/check-$1.log")" >>"$WORK/times"
 }
 
-# step K: labs 1..K running, the rest stopped; one check alone, then K at once. Passes or fails.
-step() {
-  local k=$1 running=$2 n started pids=() lone lone_rc all slowest med failed oom before=$FAILED
-  log "step $k: $k labs running, $((N - k)) stopped"
+# burst K RUNNING STRICT: labs 1..K running (K+1..RUNNING stopped first), one check alone in lab 1, then K at
+# once. Holds every verdict right (UNJUDGED allowed) and nothing killed; STRICT also every check passing
+# within 2x the lone one (the bar of "how many labs the host holds"). Returns whether it held.
+burst() {
+  local k=$1 running=$2 strict=$3 n started pids=() lone lone_rc all slowest med wrong unjudged errors oom before=$FAILED
+  log "burst: $k labs check STAGE=$STAGE at once, $((N - k)) stopped"
   for n in $(names | sed -n "$((k + 1)),${running}p"); do
     make_lab stop LAB="$n" >"$WORK/stop-$n.log" 2>&1 || { tail -n 3 "$WORK/stop-$n.log"; fail "make stop LAB=$n"; }
   done
   sleep 30
   rm -f "$WORK/times" "$WORK/busy" "$WORK/host"
   check_lab "$(names | head -n 1)"
-  read -r _ lone lone_rc <"$WORK/times"
+  read -r _ lone lone_rc _ <"$WORK/times"
   : >"$WORK/times"
-  log "step $k: $k labs check at the same time (the lone check: ${lone} s)"
   (while :; do { class_stats 2>/dev/null || true; } >>"$WORK/busy"; echo "host $(host_free_mib) $(load1)" >>"$WORK/host"; sleep 2; done) &
   SAMPLER_PID=$!
   started=$SECONDS
@@ -161,31 +197,38 @@ step() {
   SAMPLER_PID=""
   slowest=$(awk '{print $2}' "$WORK/times" | sort -n | tail -n 1)
   med=$(median "$WORK/times" 2)
-  failed=$(awk '$3 != 0 {print $1}' "$WORK/times" | sort | paste -sd ' ')
+  wrong=$(awk '$4 == "wrong" {print $1}' "$WORK/times" | sort | paste -sd ' ')
+  errors=$(awk '$4 == "error" {print $1}' "$WORK/times" | sort | paste -sd ' ')
+  unjudged=$(awk '$4 == "unjudged"' "$WORK/times" | wc -l)
   oom=$(oom_killed)
   {
-    echo "step $k labs ($((N - k)) stopped): lone ${lone} s$([ "$lone_rc" = 0 ] || echo ' FAILED'); all $k done after ${all} s; median ${med} s, slowest ${slowest} s ($(awk -v s="$slowest" -v l="$lone" 'BEGIN {printf "%.2f", s / l}')x the lone)"
-    echo "  per lab (s): $(sort "$WORK/times" | awk '{printf "%s %s%s; ", $1, $2, ($3 == 0 ? "" : " FAILED")}')"
+    echo "burst of $k labs ($((N - k)) stopped): lone ${lone} s (exit $lone_rc); all $k done after ${all} s; median ${med} s, slowest ${slowest} s ($(awk -v s="$slowest" -v l="$lone" 'BEGIN {printf "%.2f", s / l}')x the lone)"
+    echo "  verdicts: right $(awk '$4 == "right"' "$WORK/times" | wc -l), unjudged $unjudged, wrong ${wrong:-none}, no verdict ${errors:-none}"
+    echo "  per lab (s, exit, verdict): $(sort "$WORK/times" | awk '{printf "%s %s %s %s; ", $1, $2, $3, $4}')"
     echo "  per lab peak under the checks: MiB $(awk '{if ($2 > m[$1]) m[$1] = $2} END {for (k in m) print m[k]}' "$WORK/busy" | sort -n | paste -sd ' ')"
     echo "  host under the checks: lowest free $(awk '{print $2}' "$WORK/host" | sort -n | head -n 1) MiB, highest load $(awk '{print $3}' "$WORK/host" | sort -n | tail -n 1); containers killed for memory: $oom"
   } | tee -a "$WORK/report"
-  check "step $k: the lone check passes" test "$lone_rc" = 0
-  check "step $k: every lab's check passes${failed:+ (failed: $failed)}" test -z "$failed"
-  check "step $k: the slowest check (${slowest} s) is within 2x the lone one (${lone} s)" test "$slowest" -le $((2 * lone))
-  check "step $k: no container was killed for memory ($oom)" test "$oom" = 0
+  check "burst of $k: no wrong verdict${wrong:+ (wrong: $wrong)}" test -z "$wrong"
+  check "burst of $k: every check ran to a verdict${errors:+ (none from: $errors)}" test -z "$errors"
+  check "burst of $k: no container was killed for memory ($oom)" test "$oom" = 0
+  if [ "$strict" = strict ]; then
+    check "burst of $k: every check passes ($unjudged unjudged)" test "$unjudged" = 0
+    check "burst of $k: the slowest check (${slowest} s) is within 2x the lone one (${lone} s)" test "$slowest" -le $((2 * lone))
+  fi
   [ "$FAILED" = "$before" ]
 }
 
+burst "$N" "$N" lenient || true
+class_shape
 RUNNING=$N
-LARGEST=none
 for k in $STEPS; do
-  if step "$k" "$RUNNING"; then
-    LARGEST=$k
+  [ "$k" -lt "$N" ] || continue
+  if burst "$k" "$RUNNING" strict; then
+    echo "the largest class that holds the strict bar on this host: $k (of steps $STEPS)" | tee -a "$WORK/report"
     break
   fi
   RUNNING=$k
 done
-echo "the largest class that passes on this host: $LARGEST (of steps $STEPS)" | tee -a "$WORK/report"
 
 log "make class-down"
 started=$SECONDS
