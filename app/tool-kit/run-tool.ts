@@ -52,9 +52,21 @@ export async function runTool<O>(tool: Tool<O>): Promise<number> {
     process.stdout.write(`${tool.usage}\n`);
     return 0;
   }
+  // A run whose awaited answer never comes while nothing else is pending would end the process with
+  // Node's bare exit code 13 and no word (seen with a class of 16 checking at once): say so instead.
+  const unsettled = () => {
+    process.exitCode = fail(UNSETTLED);
+  };
+  process.once('exit', unsettled);
   try {
     return await tool.run(options, terminal);
   } catch (error) {
     return fail(tool.errorLine?.(error) ?? messageOf(error));
+  } finally {
+    process.off('exit', unsettled);
   }
 }
+
+/** The line for a run that ended with nothing left to wait on and no result. */
+export const UNSETTLED =
+  'stopped before it could judge: an answer from n8n or the mock API never came (the host is busy?): nothing was judged, run it again';
