@@ -1,8 +1,8 @@
 /**
  * n8n 2.41.1's public workflow API as the stand-in (test/n8n/stand-in.ts) answers it over real HTTP: list
  * (one page), get, create (unpublished), update (a published workflow stays published, n8n's
- * publishIfActive), publish and unpublish, behind the API key; every call is recorded. For the starter's
- * tests here and in test/console.
+ * publishIfActive), publish and unpublish, behind the API key; with `executions`, also the unfinished runs
+ * (list, stop); every call is recorded. For the starter's and the swap's tests here and in test/console.
  */
 import { send, standIn } from './stand-in.js';
 
@@ -19,8 +19,18 @@ export interface StoredWorkflow {
 
 export const STORE_KEY = 'lab-api-key';
 
-export async function workflowStore(seed: Omit<StoredWorkflow, 'versionId' | 'isArchived'>[] = []) {
+/** Unfinished runs the store holds for n8n's executions API: a stop stops them unless `stuck`. */
+export interface StoredRuns {
+  runs: number;
+  stuck?: boolean;
+}
+
+export async function workflowStore(
+  seed: Omit<StoredWorkflow, 'versionId' | 'isArchived'>[] = [],
+  executions?: StoredRuns,
+) {
   const workflows = new Map<string, StoredWorkflow>();
+  let left = executions?.runs ?? 0;
   let made = 0;
   const version = () => `v${++made}`;
   for (const w of seed) workflows.set(w.id, { ...w, versionId: version(), isArchived: false });
@@ -28,6 +38,15 @@ export async function workflowStore(seed: Omit<StoredWorkflow, 'versionId' | 'is
     if (call.headers['x-n8n-api-key'] !== STORE_KEY) return send(res, 401, { message: 'unauthorized' });
     const url = new URL(call.url, 'http://n8n');
     const [, api, v1, kind, id, action] = url.pathname.split('/');
+    if (executions && api === 'api' && v1 === 'v1' && kind === 'executions') {
+      if (call.method === 'POST' && id === 'stop') {
+        const stopped = executions.stuck ? 0 : left;
+        left -= stopped;
+        return send(res, 200, { stopped });
+      }
+      if (call.method === 'GET')
+        return send(res, 200, { data: left > 0 ? [{ id: '7' }] : [], nextCursor: null });
+    }
     if (api !== 'api' || v1 !== 'v1' || kind !== 'workflows') return send(res, 404, { message: 'not found' });
     const body = (call.body ?? {}) as Partial<StoredWorkflow>;
     if (id === undefined && call.method === 'GET') {

@@ -7,93 +7,33 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnNode } from '../helpers/service-process.js';
-import { send, standIn } from '../n8n/stand-in.js';
+import { STORE_KEY, workflowStore, writes } from './workflow-store.js';
 
-const KEY = 'e2e-key';
 const GUIDE = 'docker/workflows/guide';
 
-interface Stored {
-  id: string;
-  name: string;
-  active: boolean;
-  versionId: string;
-  nodes: unknown[];
-  connections: Record<string, unknown>;
-}
-
-/** n8n's workflows and executions API: `runs` unfinished runs; a stop stops them unless `stuck`. */
-async function fakeN8n(seed: Omit<Stored, 'versionId'>[], opts: { runs: number; stuck?: boolean }) {
-  const workflows = new Map(seed.map((w) => [w.id, { ...w, versionId: 'v0' }]));
-  let left = opts.runs;
-  let made = 0;
-  const n8n = await standIn((call, res) => {
-    if (call.headers['x-n8n-api-key'] !== KEY) return send(res, 401, { message: 'unauthorized' });
-    const url = new URL(call.url, 'http://n8n');
-    const [, , , kind, id, action] = url.pathname.split('/');
-    if (kind === 'executions' && call.method === 'POST' && id === 'stop') {
-      const stopped = opts.stuck ? 0 : left;
-      left -= stopped;
-      return send(res, 200, { stopped });
-    }
-    if (kind === 'executions' && call.method === 'GET')
-      return send(res, 200, { data: left > 0 ? [{ id: '7' }] : [], nextCursor: null });
-    if (kind !== 'workflows') return send(res, 404, { message: 'not found' });
-    const body = (call.body ?? {}) as Partial<Stored>;
-    if (id === undefined && call.method === 'GET') {
-      const active = url.searchParams.get('active');
-      const data = [...workflows.values()].filter((w) => active === null || String(w.active) === active);
-      return send(res, 200, { data, nextCursor: null });
-    }
-    if (id === undefined && call.method === 'POST') {
-      const w = {
-        id: `new${++made}`,
-        name: String(body.name),
-        active: false,
-        versionId: 'v1',
-        nodes: [],
-        connections: {},
-      };
-      workflows.set(w.id, w);
-      return send(res, 200, w);
-    }
-    const w = id === undefined ? undefined : workflows.get(id);
-    if (w === undefined) return send(res, 404, { message: 'Not Found' });
-    if (call.method === 'PUT') {
-      Object.assign(w, {
-        nodes: body.nodes ?? [],
-        connections: body.connections ?? {},
-        versionId: `v${++made}`,
-      });
-      return send(res, 200, w);
-    }
-    if (call.method === 'POST' && (action === 'publish' || action === 'unpublish')) {
-      w.active = action === 'publish';
-      return send(res, 200, w);
-    }
-    send(res, 405, { message: 'method not allowed' });
-  });
-  return { ...n8n, workflows };
-}
-
-const published = (name: string, id: string) => ({ id, name, active: true, nodes: [], connections: {} });
+const published = (name: string, id: string) => ({
+  id,
+  name,
+  active: true,
+  nodes: [],
+  connections: {},
+  settings: {},
+});
 const LAB = [
   published('Suspicious Login Response', 'resp1'),
   published('Suspicious Login Rollback', 'roll1'),
 ];
 
 async function swap(url: string, files: string[]) {
-  const proc = spawnNode('app/n8n/cli.ts', ['swap', ...files], { N8N_URL: url, N8N_API_KEY: KEY });
+  const proc = spawnNode('app/n8n/cli.ts', ['swap', ...files], { N8N_URL: url, N8N_API_KEY: STORE_KEY });
   const { code } = await proc.exited;
   const lines = (text: string) => text.split('\n').filter(Boolean);
   return { code, stdout: lines(proc.stdout()), stderr: lines(proc.stderr()) };
 }
 
-const writes = (calls: { method: string; url: string }[]) =>
-  calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.url.split('?')[0]}`);
-
 describe('cli.js swap FILE... against a stand-in n8n', () => {
   it('stops the former runs, unpublishes the rollback a partial lacks, updates the response in place', async () => {
-    const n8n = await fakeN8n(LAB, { runs: 2 });
+    const n8n = await workflowStore(LAB, { runs: 2 });
     const run = await swap(n8n.url, [`${GUIDE}/stage-01-webhook.json`]);
     expect(run.stderr).toEqual([]);
     expect(run.code).toBe(0);
@@ -116,7 +56,7 @@ describe('cli.js swap FILE... against a stand-in n8n', () => {
   }, 60_000);
 
   it('publishes the whole guide back in place: the rollback unpublished before is updated, nothing created', async () => {
-    const n8n = await fakeN8n(
+    const n8n = await workflowStore(
       [LAB[0] ?? published('x', 'x'), { ...published('Suspicious Login Rollback', 'roll1'), active: false }],
       { runs: 0 },
     );
@@ -136,14 +76,14 @@ describe('cli.js swap FILE... against a stand-in n8n', () => {
   }, 60_000);
 
   it('changes nothing and exits 1 when a former run will not stop', async () => {
-    const n8n = await fakeN8n(LAB, { runs: 1, stuck: true });
+    const n8n = await workflowStore(LAB, { runs: 1, stuck: true });
     const run = await swap(n8n.url, [`${GUIDE}/stage-01-webhook.json`]);
     expect([run.code, run.stderr]).toEqual([1, ['n8n swap: runs still unfinished after 10000 ms']]);
     expect(writes(n8n.calls).filter((w) => !w.endsWith('/executions/stop'))).toEqual([]);
   }, 60_000);
 
   it('is a usage error without a file, asking n8n nothing', async () => {
-    const n8n = await fakeN8n(LAB, { runs: 0 });
+    const n8n = await workflowStore(LAB, { runs: 0 });
     const run = await swap(n8n.url, []);
     expect(run.code).toBe(2);
     expect(n8n.calls).toEqual([]);
