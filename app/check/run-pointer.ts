@@ -3,12 +3,13 @@
  * event_id) and the node where it went wrong, in this order: the node that errored; the last node that
  * ran, when the expectation needed a later one ("nothing after Validate ran"); the first node whose output
  * lacks the field the expectation needed; else the stage's first node that ran, or no node (an honest
- * null). A run that has not ended (or not arrived) when the phase ends makes a failing line UNJUDGED: the
+ * null). A run that had not ended (or not arrived) when the phase ended makes a failing line UNJUDGED, also
+ * when it has ended by the time it is looked up: the state judged was taken before the run was done, so the
  * host was busy, the workflow was not shown wrong.
  */
 
 import type { RunPointer } from '../check-report/report.js';
-import type { RunLookup, RunNode, RunView } from '../driver/run-watch.js';
+import { hasEnded, type RunLookup, type RunNode, type RunView } from '../driver/run-watch.js';
 import { walk } from '../judging/approval-request.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { STAGE_NODES } from '../workflow/n8n/stage-nodes.js';
@@ -22,7 +23,25 @@ export type RunKnowledge =
   | { kind: 'unknown' }
   /** The stimulus was not accepted: nothing ran for it. */
   | { kind: 'not-sent' }
-  | { kind: 'looked'; lookup: RunLookup; phaseSeconds: number };
+  | { kind: 'looked'; lookup: RunLookup; phaseSeconds: number; atPhaseEnd: PhaseEnd | null };
+
+/**
+ * The run as the driver last saw it when its wait ran out (null: the wait ended sooner, on a settled verdict
+ * or on the run's end, so the state judged is the run's own last word).
+ */
+export interface PhaseEnd {
+  /** n8n's status of the run then; null: the run had not been found by then. */
+  status: string | null;
+  /** The approver's decision was accepted (a 2xx from the resume URL): a run still waiting had been resumed. */
+  decided: boolean;
+}
+
+/** The run had more to do when the phase ended: not arrived, not ended, or resumed but not yet going on. */
+export function unfinishedAt(end: PhaseEnd): boolean {
+  if (end.status === null) return true;
+  if (end.status === 'waiting') return end.decided;
+  return !hasEnded(end.status);
+}
 
 export const nothingRan = (path: string) =>
   `nothing ran: is the workflow published, is the Webhook path \`${path}\`?`;
@@ -42,7 +61,7 @@ export function pointAt(
   const none = { execution_id: null, url: null, status: null, node: null };
   if (knowledge.kind === 'not-sent')
     return { outcome, run: { ...none, why: nothingRan(context.webhookPath) } };
-  const { lookup, phaseSeconds } = knowledge;
+  const { lookup, phaseSeconds, atPhaseEnd } = knowledge;
   const late = (why: string, run: RunView | null): { outcome: Outcome; run: RunPointer } => ({
     outcome: outcome.status === 'fail' ? { status: 'unjudged', hint: notRunWithin(phaseSeconds) } : outcome,
     run: run === null ? { ...none, why } : { ...pointerOf(run), node: run.lastNode, why },
@@ -55,6 +74,12 @@ export function pointAt(
   if (run.status === 'new' || run.status === 'running')
     return late(
       `the run was still ${run.status}${run.lastNode ? ` at ${run.lastNode}` : ''} after ${phaseSeconds} s`,
+      run,
+    );
+  if (atPhaseEnd !== null && unfinishedAt(atPhaseEnd))
+    return late(
+      `${atPhaseEnd.status === null ? 'the run was not found' : `the run was still ${atPhaseEnd.status}`} when ` +
+        `the wait for it ran out${hasEnded(run.status) ? `; it ended (${run.status}) only after` : ''}`,
       run,
     );
   return { outcome, run: { ...pointerOf(run), ...blame(run, expectation.stage, context.execution) } };

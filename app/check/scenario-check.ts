@@ -12,6 +12,7 @@ import {
   driveScenario,
   isOk,
   type Refusal,
+  type SentStimulus,
 } from '../driver/scenario-driver.js';
 import type { Timing } from '../driver/timing.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
@@ -151,12 +152,21 @@ export async function checkScenario(
   const lookupBegan = performance.now();
   const lookup = await lookUpRun(ctx, facts.eventId, driven.evidence);
   const lookupMs = performance.now() - lookupBegan;
+  const judged = judgedStimulus(driven.evidence);
   const knowledge: RunKnowledge =
     ctx.runs === undefined
       ? { kind: 'unknown' }
       : lookup === undefined
         ? { kind: 'not-sent' }
-        : { kind: 'looked', lookup, phaseSeconds: ctx.timing.phaseTimeoutMs / 1000 };
+        : {
+            kind: 'looked',
+            lookup,
+            phaseSeconds: ctx.timing.phaseTimeoutMs / 1000,
+            atPhaseEnd:
+              driven.evidence.ranOut && judged !== undefined
+                ? { status: judged.status, decided: isOk(marks.resumeStatus) }
+                : null,
+          };
   let execution: ExecutionFinding | undefined;
   if (scenario.expectations.some((x) => x.stage === 'webhook') && isOk(marks.trigger.status)) {
     const sent = Object.fromEntries(MAPPED_FIELDS.map((f) => [f, alert[f]]));
@@ -227,16 +237,24 @@ async function stopLeftovers(ctx: CheckContext, { sent }: DriverEvidence): Promi
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The run the verdict is about, with its node data: the first delivery's when that run never finished (the
- * follow-up was then not sent, or its expectations hang on the first), else the last stimulus's. Undefined
- * when nothing was looked up: no run source, or no stimulus accepted.
+ * The stimulus the verdict is about: the first delivery's when its run never finished (the follow-up was then
+ * not sent, or its expectations hang on the first), else the last one's; undefined when none was accepted.
+ */
+function judgedStimulus({ sent, marks }: DriverEvidence): SentStimulus | undefined {
+  return marks.firstRunDone === false ? sent[0] : sent.at(-1);
+}
+
+/**
+ * The run the verdict is about, with its node data. Undefined when nothing was looked up: no run source, or
+ * no stimulus accepted.
  */
 async function lookUpRun(
   ctx: CheckContext,
   eventId: string,
-  { sent, marks }: DriverEvidence,
+  evidence: DriverEvidence,
 ): Promise<RunLookup | undefined> {
-  const stimulus = marks.firstRunDone === false ? sent[0] : sent.at(-1);
+  const { sent } = evidence;
+  const stimulus = judgedStimulus(evidence);
   if (ctx.runs === undefined || stimulus === undefined) return undefined;
   const exclude = sent.flatMap((s) => (s !== stimulus && s.runId !== null ? [s.runId] : []));
   const lookup = await ctx.runs.find({ eventId, path: stimulus.path, sentAt: stimulus.sentAt, exclude });

@@ -79,7 +79,8 @@ export async function readState(
 /**
  * The quiet-journal judgement: polls until the verdict passes and the journal has stayed unchanged for
  * settleMs (a stray request that comes just after a passing state still fails), or the deadline passes.
- * Returns the verdict of the last state seen, with that state; null when no state was ever read.
+ * Returns the verdict of the last state seen, with that state and whether the wait ran out (the deadline
+ * passed with the verdict not settled and the run not seen ended); null when no state was ever read.
  */
 export async function waitUntilSettled<V extends { pass: boolean }>(options: {
   readState: () => Promise<StateReading | null>;
@@ -92,9 +93,9 @@ export async function waitUntilSettled<V extends { pass: boolean }>(options: {
    * of it, so the state read after it is the last word, passing or failing, and no quiet time is needed.
    */
   runEnded?: () => Promise<boolean>;
-}): Promise<{ verdict: V; state: StateReading } | null> {
+}): Promise<{ verdict: V; state: StateReading; ranOut: boolean } | null> {
   const { timing } = options;
-  let last: { verdict: V; state: StateReading } | null = null;
+  let last: { verdict: V; state: StateReading; ranOut: boolean } | null = null;
   let stable: { seq: number; since: number } | null = null;
   for (;;) {
     // Asked before the state is read, so that the state read is one taken after the run ended.
@@ -102,14 +103,14 @@ export async function waitUntilSettled<V extends { pass: boolean }>(options: {
     const state = await options.readState();
     if (state !== null) {
       await options.onState?.(state);
-      last = { verdict: options.judge(state), state };
+      last = { verdict: options.judge(state), state, ranOut: false };
       if (ended) return last;
       const seq = state.journal.at(-1)?.seq ?? 0;
       if (!last.verdict.pass) stable = null;
       else if (stable === null || stable.seq !== seq) stable = { seq, since: performance.now() };
       else if (performance.now() - stable.since >= timing.settleMs) return last;
     }
-    if (performance.now() > options.deadline) return last;
+    if (performance.now() > options.deadline) return last && { ...last, ranOut: true };
     await sleep(timing.pollMs);
   }
 }

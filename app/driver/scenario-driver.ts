@@ -73,6 +73,11 @@ export interface DriverEvidence {
   timings: DriverTimings;
   /** The last state seen (the first run's, when an unfinished first run stopped the scenario); null: none. */
   state: StateReading | null;
+  /**
+   * The last wait ran out: its deadline passed with the scenario not done on a quiet journal and the newest
+   * stimulus's run not seen ended (its `status` is the one it had then). False when it ended sooner.
+   */
+  ranOut: boolean;
 }
 
 /** A request of the preparation that the mock API did not answer as a fresh lab does. */
@@ -194,8 +199,8 @@ class ScenarioRun {
 
   #followUpTrigger = 0;
 
-  evidence(state: StateReading | null): DriverEvidence {
-    return { marks: this.marks, sent: this.sent, timings: this.timings, state };
+  evidence(state: StateReading | null, ranOut = false): DriverEvidence {
+    return { marks: this.marks, sent: this.sent, timings: this.timings, state, ranOut };
   }
 
   /** After the alert was accepted: the follow-up, approvals, and the wait for a settled state. */
@@ -217,7 +222,7 @@ class ScenarioRun {
         marks.followUpTrigger = await this.send(followUp.path, followUp.payload);
         this.#followUpTrigger = performance.now() - before;
       } else if (options.unfinishedFirstRun === 'stop') {
-        return this.evidence(first?.state ?? null);
+        return this.evidence(first?.state ?? null, first?.ranOut ?? false);
       }
     }
 
@@ -241,7 +246,7 @@ class ScenarioRun {
       (state) => satOut() && scenario.done(state, marks),
       this.deadline(sitsOut),
     );
-    return this.evidence(settled?.state ?? null);
+    return this.evidence(settled?.state ?? null, settled?.ranOut ?? false);
   }
 
   /** The phase time from now, and the approval limit with its lateness when a silent approver sits it out. */

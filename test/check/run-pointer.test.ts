@@ -5,11 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatResults, runCheck, runLine } from '../../app/check/run-check.js';
-import { blame, nothingRan, notRunWithin, stageOf } from '../../app/check/run-pointer.js';
+import {
+  blame,
+  nothingRan,
+  notRunWithin,
+  type PhaseEnd,
+  pointAt,
+  stageOf,
+} from '../../app/check/run-pointer.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
 import { historyLineOf } from '../../app/check-report/history.js';
-import type { RunNode, RunView } from '../../app/driver/run-watch.js';
+import type { RunLookup, RunNode, RunSource, RunView } from '../../app/driver/run-watch.js';
 import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
+import { startReferenceTarget } from '../../app/targets/targets.js';
 import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
 
 const node = (name: string, extra: Partial<RunNode> = {}): RunNode => ({
@@ -26,6 +34,18 @@ const view = (nodes: RunNode[], status = 'success'): RunView => ({
   status,
   nodes,
   lastNode: nodes.at(-1)?.name ?? null,
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The reference with an Enrich that takes this long. */
+const slowEnrich = (ms: number) => ({
+  response: {
+    enrich: async (...args: Parameters<typeof REFERENCE_NODES.enrich>) => {
+      await sleep(ms);
+      return REFERENCE_NODES.enrich(...args);
+    },
+  },
 });
 
 describe('the node to blame', () => {
@@ -120,18 +140,7 @@ describe('a check points at its runs (reference target)', () => {
   }, 60_000);
 
   it('a run still going when its phase ends is UNJUDGED (the host is busy), never FAIL', async () => {
-    const slow = {
-      response: {
-        enrich: async (
-          ctx: Parameters<typeof REFERENCE_NODES.enrich>[0],
-          alert: Parameters<typeof REFERENCE_NODES.enrich>[1],
-        ) => {
-          await new Promise((resolve) => setTimeout(resolve, 2_500));
-          return REFERENCE_NODES.enrich(ctx, alert);
-        },
-      },
-    };
-    const [options, output, hooks] = checkReference('enrich', slow);
+    const [options, output, hooks] = checkReference('enrich', slowEnrich(2_500));
     const report = await runCheck({ ...options, only: true }, output, {
       ...hooks,
       timing: { ...TEST_TIMING, phaseTimeoutMs: 1_000 },
@@ -150,6 +159,87 @@ describe('a check points at its runs (reference target)', () => {
     expect(report.stages).toEqual([expect.objectContaining({ stage: 'enrich', status: 'pass' })]);
     expect(formatResults(report)).toMatch(/UNJUDGED {2}enrich/);
   }, 60_000);
+
+  it('a run that ended only after its phase (found ended when looked up) is UNJUDGED, not FAIL', async () => {
+    // Enrich takes 2.5 s, the phase 1 s: the state judged is the one at 1 s. The look-up after the wait is
+    // held up until the run has ended, as a busy n8n answers late: the run is then "success", yet the
+    // state judged was taken before it had done anything.
+    const heldUp =
+      (from: number) =>
+      (runs: RunSource): RunSource => ({
+        ...runs,
+        find: async (query) => {
+          if (Date.now() - query.sentAt.getTime() > from) await sleep(2_500);
+          return runs.find(query);
+        },
+      });
+    const [options, output] = checkReference('enrich');
+    const report = await runCheck({ ...options, only: true }, output, {
+      timing: { ...TEST_TIMING, phaseTimeoutMs: 1_000 },
+      startReference: async (o) => {
+        const target = await startReferenceTarget({ ...o, variant: slowEnrich(2_500) });
+        return { ...target, ...(target.runs ? { runs: heldUp(900)(target.runs) } : {}) };
+      },
+    });
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+    const unjudged = report.results.filter((r) => r.status === 'unjudged');
+    expect(unjudged.length).toBeGreaterThan(0);
+    for (const result of unjudged) {
+      expect(result.hint).toBe(notRunWithin(1));
+      expect(result.run?.status).toMatch(/^(success|error)$/);
+      expect(result.run?.why).toBe(
+        `the run was still running when the wait for it ran out; it ended (${result.run?.status}) only after`,
+      );
+    }
+  }, 60_000);
+
+  it('a run that ended within its phase keeps its FAIL, however late it is looked up', async () => {
+    const [options, output] = checkReference('enrich');
+    const report = await runCheck({ ...options, only: true }, output, {
+      timing: TEST_TIMING,
+      startReference: async (o) => {
+        const target = await startReferenceTarget({
+          ...o,
+          variant: REFERENCE_VARIANTS['enrich-wrong-user'].reference,
+        });
+        const runs = target.runs;
+        if (runs === undefined) return target;
+        return { ...target, runs: { ...runs, find: async (q) => (await sleep(300), runs.find(q)) } };
+      },
+    });
+    expect(failedStages(report)).toEqual(['enrich']);
+    expect(report.results.filter((r) => r.status === 'unjudged')).toEqual([]);
+  }, 60_000);
+
+  it('the run as the wait left it decides: unfinished then is UNJUDGED, whatever it became', () => {
+    const failing = { status: 'fail' as const, hint: 'no identity lookup' };
+    const expectation = { stage: 'enrich' as const, text: 'x', judge: () => failing };
+    const ended = { kind: 'found' as const, run: view([node('Webhook'), node('Enrich')]) };
+    const verdict = (atPhaseEnd: PhaseEnd | null, lookup: RunLookup = ended) =>
+      pointAt(
+        expectation,
+        failing,
+        { kind: 'looked', lookup, phaseSeconds: 20, atPhaseEnd },
+        {
+          webhookPath: 'p',
+          execution: undefined,
+        },
+      ).outcome.status;
+    const table: [PhaseEnd | null, string][] = [
+      [null, 'fail'], // the wait ended on the run's end or a settled verdict: the state is its last word
+      [{ status: 'success', decided: false }, 'fail'],
+      [{ status: 'error', decided: true }, 'fail'],
+      [{ status: 'running', decided: false }, 'unjudged'],
+      [{ status: 'new', decided: false }, 'unjudged'],
+      [{ status: null, decided: false }, 'unjudged'], // not found by then: arrived late
+      [{ status: 'waiting', decided: true }, 'unjudged'], // resumed, not yet going on
+      [{ status: 'waiting', decided: false }, 'fail'], // waiting with no decision given: the workflow's
+    ];
+    expect(table.map(([end]) => verdict(end))).toEqual(table.map(([, want]) => want));
+    // Still running when looked up: UNJUDGED whatever the wait saw.
+    const running = { kind: 'found' as const, run: view([node('Webhook')], 'running') };
+    expect(verdict(null, running)).toBe('unjudged');
+  });
 
   it('the run line: the link, the status, the node and why; what is unknown is left out', () => {
     expect(
