@@ -183,7 +183,7 @@ exercise_isolation() {
   # The processor limits (compose's, n8n main and the worker LAB_CPUS' default 1), as the engine applies
   # them; the control is the container run without them.
   check "processor limits: n8n and the worker 1 core, Postgres, the console and the mock API half, Redis a quarter" \
-    test "$(cpu_limits soar-lab)" = "console=0.5 mock-api=0.5 n8n=1 n8n-worker=1 postgres=0.5 redis=0.25"
+    has_cpu_limits soar-lab "console=0.5 mock-api=0.5 n8n-worker=1 n8n=1 postgres=0.5 redis=0.25"
   check "control: the container run without them has none" test "$(docker inspect -f '{{.HostConfig.NanoCpus}}' "$OUTSIDE_BOX")" = 0
 
   log "reachability and egress"

@@ -75,11 +75,19 @@ lab_memory() {
       END {printf "%d", t}'
 }
 
-# cpu_limits PROJECT: "service=cores ..." of a project's running containers, as the engine applies them.
+# cpu_limits PROJECT: "service=cores ..." of a project's running containers, as the engine applies them,
+# in byte order whatever the locale (n8n-worker before n8n).
 cpu_limits() {
   docker ps -q --filter "label=com.docker.compose.project=$1" | xargs -r docker inspect \
     -f '{{index .Config.Labels "com.docker.compose.service"}} {{.HostConfig.NanoCpus}}' |
-    awk '{ printf "%s=%g\n", $1, $2 / 1e9 }' | sort | paste -sd ' '
+    awk '{ printf "%s=%g\n", $1, $2 / 1e9 }' | LC_ALL=C sort | paste -sd ' '
+}
+
+# has_cpu_limits PROJECT "service=cores ...": the project's limits are these; else says which it read.
+has_cpu_limits() {
+  local read
+  read=$(cpu_limits "$1")
+  [ "$read" = "$2" ] || { echo "read: ${read:-none}"; return 1; }
 }
 
 # A lab's setting or secret from its settings file: env_of ENV_FILE NAME.
