@@ -3,6 +3,7 @@
  * the key for n8n's API read from N8N_API_KEY_FILE, the Kubernetes lab, when given so), the command line,
  * the run, and the exit code: 0 passed, 1 failed, 2 usage or setup, each problem in one line.
  */
+import { watchRequests } from './in-flight.js';
 import { withKeyFile } from './key-file.js';
 import type { Output } from './output.js';
 
@@ -54,8 +55,10 @@ export async function runTool<O>(tool: Tool<O>): Promise<number> {
   }
   // A run whose awaited answer never comes while nothing else is pending would end the process with
   // Node's bare exit code 13 and no word (seen with a class of 16 checking at once): say so instead.
+  // The line names the requests still unanswered then (their connection no longer kept the process alive).
+  const requests = watchRequests();
   const unsettled = () => {
-    process.exitCode = fail(UNSETTLED);
+    process.exitCode = fail(unsettledLine(requests.pending()));
   };
   process.once('exit', unsettled);
   try {
@@ -64,9 +67,13 @@ export async function runTool<O>(tool: Tool<O>): Promise<number> {
     return fail(tool.errorLine?.(error) ?? messageOf(error));
   } finally {
     process.off('exit', unsettled);
+    requests.stop();
   }
 }
 
 /** The line for a run that ended with nothing left to wait on and no result. */
 export const UNSETTLED =
   'stopped before it could judge: an answer from n8n or the mock API never came (the host is busy?): nothing was judged, run it again';
+
+export const unsettledLine = (pending: readonly string[]) =>
+  `${UNSETTLED} (${pending.length === 0 ? 'no request was in flight' : `no answer to ${pending.join(', ')}`})`;

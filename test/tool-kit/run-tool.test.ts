@@ -43,6 +43,24 @@ describe('runTool, as a process', () => {
     expect(stderr).toMatch(
       /^probe: stopped before it could judge: an answer from n8n or the mock API never came/,
     );
+    expect(stderr).toMatch(/\(no request was in flight\)\n$/);
+  });
+
+  it('names the request that was never answered, when its connection no longer held the process', async () => {
+    // A server that never answers, and a request whose socket keeps nothing alive (as a connection that a
+    // busy host's stack has let go would): Node ends the run, the line says which answer never came.
+    const { code, stderr } = await toolWith(`
+      const { createServer, request } = await import('node:http');
+      const server = createServer(() => {}).on('connection', (c) => c.unref());
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      server.unref();
+      const req = request({ host: '127.0.0.1', port: server.address().port, path: '/state' });
+      req.on('socket', (s) => s.unref());
+      req.end();
+      await new Promise((r) => req.on('response', r));
+      return 0;`);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/ \(no answer to GET http:\/\/127\.0\.0\.1:\d+\/state \(0 s\)\)\n$/);
   });
 
   it('a run that throws: its message, exit 2', async () => {
