@@ -204,7 +204,11 @@ describe('a check points at its runs (reference target)', () => {
         });
         const runs = target.runs;
         if (runs === undefined) return target;
-        return { ...target, runs: { ...runs, find: async (q) => (await sleep(300), runs.find(q)) } };
+        const late = async (query: Parameters<RunSource['find']>[0]) => {
+          await sleep(300);
+          return runs.find(query);
+        };
+        return { ...target, runs: { ...runs, find: late } };
       },
     });
     expect(failedStages(report)).toEqual(['enrich']);
