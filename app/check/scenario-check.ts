@@ -149,10 +149,10 @@ export async function checkScenario(
   const { marks, state } = driven.evidence;
   if (state === null) throw new CheckSetupError('GET /state never answered a state');
 
-  const lookupBegan = performance.now();
-  const lookup = await lookUpRun(ctx, facts.eventId, driven.evidence);
-  const lookupMs = performance.now() - lookupBegan;
   const judged = judgedStimulus(driven.evidence);
+  const lookupBegan = performance.now();
+  const lookup = await lookUpRun(ctx, facts.eventId, driven.evidence.sent, judged);
+  const lookupMs = performance.now() - lookupBegan;
   const knowledge: RunKnowledge =
     ctx.runs === undefined
       ? { kind: 'unknown' }
@@ -245,16 +245,15 @@ function judgedStimulus({ sent, marks }: DriverEvidence): SentStimulus | undefin
 }
 
 /**
- * The run the verdict is about, with its node data. Undefined when nothing was looked up: no run source, or
+ * The run of the judged stimulus, with its node data. Undefined when nothing was looked up: no run source, or
  * no stimulus accepted.
  */
 async function lookUpRun(
   ctx: CheckContext,
   eventId: string,
-  evidence: DriverEvidence,
+  sent: readonly SentStimulus[],
+  stimulus: SentStimulus | undefined,
 ): Promise<RunLookup | undefined> {
-  const { sent } = evidence;
-  const stimulus = judgedStimulus(evidence);
   if (ctx.runs === undefined || stimulus === undefined) return undefined;
   const exclude = sent.flatMap((s) => (s !== stimulus && s.runId !== null ? [s.runId] : []));
   const lookup = await ctx.runs.find({ eventId, path: stimulus.path, sentAt: stimulus.sentAt, exclude });

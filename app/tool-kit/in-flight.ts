@@ -28,10 +28,10 @@ interface HttpRequestView {
 const httpUrl = (r: HttpRequestView) =>
   r.socketPath ? `unix:${r.socketPath}${r.path}` : `${r.protocol}//${String(r.getHeader('host'))}${r.path}`;
 
-export function watchRequests(now: () => number = performance.now.bind(performance)): InFlight {
+export function watchRequests(): InFlight {
   const sent = new Map<object, Sent>();
   const add = (key: object, method: string, url: string) =>
-    sent.set(key, { line: `${method} ${url}`, at: now() });
+    sent.set(key, { line: `${method} ${url}`, at: performance.now() });
   const drop = (key: object) => sent.delete(key);
   const handlers: [string, (message: unknown) => void][] = [
     [
@@ -58,7 +58,7 @@ export function watchRequests(now: () => number = performance.now.bind(performan
     pending: () =>
       [...sent.values()]
         .sort((a, b) => a.at - b.at)
-        .map((s) => `${s.line} (${Math.round((now() - s.at) / 1000)} s)`),
+        .map((s) => `${s.line} (${Math.round((performance.now() - s.at) / 1000)} s)`),
     stop: () => {
       for (const [name, handler] of handlers) unsubscribe(name, handler);
     },

@@ -4,15 +4,12 @@
  */
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchRequests } from '../../app/tool-kit/in-flight.js';
 
 const held: ServerResponse[] = [];
 const server = createServer((_req, res) => held.push(res));
 const origin = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-};
 
 afterEach(() => new Promise<void>((done) => server.close(() => done())));
 
@@ -26,15 +23,14 @@ describe('the requests in flight', () => {
         const req = request(`${origin()}/state`, (res) => res.resume().on('end', resolve));
         req.end();
       });
-      await until(() => held.length === 2);
+      await vi.waitFor(() => expect(held).toHaveLength(2));
       expect(watch.pending()).toEqual(
         expect.arrayContaining([`POST ${origin()}/rest/x (0 s)`, `GET ${origin()}/state (0 s)`]),
       );
       for (const res of held.splice(0)) res.end('{}');
       await (await fetched).text();
       await got;
-      await until(() => watch.pending().length === 0);
-      expect(watch.pending()).toEqual([]);
+      await vi.waitFor(() => expect(watch.pending()).toEqual([]));
     } finally {
       watch.stop();
     }
@@ -45,7 +41,7 @@ describe('the requests in flight', () => {
     const watch = watchRequests();
     watch.stop();
     const fetched = fetch(`${origin()}/late`);
-    await until(() => held.length === 1);
+    await vi.waitFor(() => expect(held).toHaveLength(1));
     expect(watch.pending()).toEqual([]);
     for (const res of held.splice(0)) res.end();
     await (await fetched).text();

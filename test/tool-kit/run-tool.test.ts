@@ -3,17 +3,20 @@
  * run left waiting on an answer that never comes, which Node alone would end with a bare 13.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const runTool = resolve('app/tool-kit/run-tool.ts');
+/** One folder for the probe tools of this file, removed after its tests. */
+const dir = mkdtempSync(join(tmpdir(), 'run-tool-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let probes = 0;
 
 /** Runs a tool whose run is BODY (an async function's statements) and returns its exit code and stderr. */
 function toolWith(body: string): Promise<{ code: number | null; stderr: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'run-tool-'));
-  const file = join(dir, 'tool.mts');
+  const file = join(dir, `tool-${++probes}.mts`);
   writeFileSync(
     file,
     `import { runTool } from ${JSON.stringify(runTool)};
