@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { CidrListSchema } from '../service-kit/cidr.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
-import { parseCidrList } from './http/cidr.js';
 
 const port = z.coerce
   .number({ error: 'must be a number' })
@@ -36,14 +36,7 @@ export const ConfigSchema = z
     host: host.default('127.0.0.1'),
     port: port.default(8081),
     /** CIDRs allowed to connect; empty means everyone (the lab's network does the restricting). */
-    allowedClients: list.default([]).transform((items, ctx) => {
-      try {
-        return parseCidrList(items);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
-        return z.NEVER;
-      }
-    }),
+    allowedClients: CidrListSchema,
     /** Host names accepted in the Host header besides IP literals and localhost; `*` accepts any. */
     allowedHosts: list.default([]),
     headersTimeoutMs: milliseconds.default(10_000),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WebhookPathSchema } from '../driver/webhook-path.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
+import { CidrListSchema } from '../service-kit/cidr.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
@@ -35,6 +36,16 @@ export const ConsoleConfigSchema = z
     n8nPublicUrl: httpUrl.optional(),
     /** n8n's public-API key: Reset then stops the unfinished workflow runs first (the compose lab). */
     n8nApiKey: z.string().min(1).optional(),
+    /**
+     * The editor gate's port (the compose lab: 5678, published as LAB_EDITOR_PORT): a TCP pass-through to
+     * n8nUrl's host and port (./editor-gate.ts). Unset: no gate.
+     */
+    gatePort: port.optional(),
+    /**
+     * Addresses and networks closed at once on the console's port and the gate's: the network where n8n
+     * runs the trainee's workflows (compose: n8n-front's subnet).
+     */
+    refusedClients: CidrListSchema,
     /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
     allowedHosts: list.default([]),
     /** The stage checker's last report, shown when the file exists. */
@@ -85,6 +96,8 @@ export const CONSOLE_ENV = {
   n8nUrl: 'N8N_URL',
   n8nPublicUrl: 'N8N_PUBLIC_URL',
   n8nApiKey: 'N8N_API_KEY',
+  gatePort: 'EDITOR_GATE_PORT',
+  refusedClients: 'CONSOLE_REFUSED_CLIENTS',
   allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
   checkReport: 'CHECK_REPORT',
   pollMs: 'CONSOLE_POLL_MS',

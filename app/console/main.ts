@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:net';
 import { serve } from '@hono/node-server';
 import { mockApiClient } from '../mock-api-client/client.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { withKeyFile } from '../tool-kit/key-file.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';
-import { loadConsoleConfig, sessionSettings } from './config.js';
+import { type ConsoleConfig, loadConsoleConfig, sessionSettings } from './config.js';
+import { gateTarget, refuseClients, startEditorGate } from './editor-gate.js';
 import { StateFeed } from './feed.js';
 import { Sessions } from './session.js';
 
@@ -73,10 +75,13 @@ function main(): void {
     process.stderr.write(`console: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
     process.exit(1);
   });
+  refuseClients(server as Server, config.refusedClients);
+  const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort);
   const stop = (signal: string) => {
     feed.stop();
     api.close();
     // A running check is ended first (SIGTERM, SIGKILL after 5 s): no checker outlives its console.
+    gate?.close();
     void checks.stop().finally(() => {
       server.close(() => process.stdout.write(`console stopped (${signal})\n`, () => process.exit(0)));
       if ('closeAllConnections' in server) server.closeAllConnections();
@@ -84,6 +89,23 @@ function main(): void {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The editor gate to n8n (./editor-gate.ts); a gate that cannot listen ends the console, as its server. */
+function startGate(config: ConsoleConfig, port: number): Server {
+  const { host } = config;
+  const target = gateTarget(config.n8nUrl);
+  const gate = startEditorGate({ host, port, target, refused: config.refusedClients });
+  gate.on('listening', () =>
+    process.stdout.write(
+      `editor gate listening on ${host}:${port}, passing through to ${target.host}:${target.port}\n`,
+    ),
+  );
+  gate.on('error', (err) => {
+    process.stderr.write(`console: the editor gate cannot listen on ${host}:${port}: ${err.message}\n`);
+    process.exit(1);
+  });
+  return gate;
 }
 
 main();

@@ -48,9 +48,9 @@ describe('loadConfig', () => {
       ALLOWED_CLIENTS: '172.30.66.0/24, 127.0.0.1',
       ALLOWED_HOSTS: 'mock-api,Lab.local',
     });
-    expect(config.allowedClients?.allows('172.30.66.9')).toBe(true);
-    expect(config.allowedClients?.allows('::ffff:127.0.0.1')).toBe(true);
-    expect(config.allowedClients?.allows('172.30.67.1')).toBe(false);
+    expect(config.allowedClients?.includes('172.30.66.9')).toBe(true);
+    expect(config.allowedClients?.includes('::ffff:127.0.0.1')).toBe(true);
+    expect(config.allowedClients?.includes('172.30.67.1')).toBe(false);
     expect(config.allowedHosts).toEqual(['mock-api', 'Lab.local']);
   });
 });

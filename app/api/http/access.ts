@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import type { AddressList } from '../../service-kit/cidr.js';
 import { hostName } from '../../service-kit/host-header.js';
-import type { AddressAllowlist } from './cidr.js';
 import { ApiError } from './errors.js';
 
 export interface AccessPolicy {
   /** null: any source address (the lab network restricts who can connect). */
-  allowedClients: AddressAllowlist | null;
+  allowedClients: AddressList | null;
   /** Names accepted in Host besides IP literals and localhost; `*` accepts any. */
   allowedHosts: readonly string[];
 }
@@ -28,7 +28,7 @@ export function accessCheck(policy: AccessPolicy): AccessCheck {
   const hosts = new Set(['localhost', ...policy.allowedHosts.map((h) => h.toLowerCase())]);
   const clients = policy.allowedClients;
   return function checkAccess(request, incoming) {
-    if (clients && !clients.allows(incoming?.socket.remoteAddress)) {
+    if (clients && !clients.includes(incoming?.socket.remoteAddress)) {
       throw new ApiError('client_not_allowed', 'This client address is not allowed to use the lab API.');
     }
     let origin: string | undefined;

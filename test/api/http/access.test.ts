@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCidrList } from '../../../app/api/http/cidr.js';
+import { parseCidrList } from '../../../app/service-kit/cidr.js';
 import { parseResponses, rawExchange, startTestServer } from '../../helpers/raw-http.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;

@@ -1,13 +1,17 @@
 import { BlockList, isIP } from 'node:net';
+import { z } from 'zod';
 
-/** A parsed address allowlist. Node's BlockList does the matching; we only parse and normalise. */
-export interface AddressAllowlist {
+/**
+ * A parsed list of addresses and networks (the mock API's admitted clients, the console's refused ones).
+ * Node's BlockList does the matching; we only parse and normalise.
+ */
+export interface AddressList {
   readonly cidrs: readonly string[];
-  allows(address: string | undefined): boolean;
+  includes(address: string | undefined): boolean;
 }
 
 /** Parses `10.0.0.0/8, ::1/128, 127.0.0.1` (a bare address is a /32 or /128). Throws on a bad entry. */
-export function parseCidrList(items: readonly string[]): AddressAllowlist | null {
+export function parseCidrList(items: readonly string[]): AddressList | null {
   if (items.length === 0) return null;
   const list = new BlockList();
   for (const item of items) {
@@ -22,7 +26,7 @@ export function parseCidrList(items: readonly string[]): AddressAllowlist | null
   }
   return {
     cidrs: items,
-    allows(remote) {
+    includes(remote) {
       if (!remote) return false;
       // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d.
       const v4 = remote.startsWith('::ffff:') && isIP(remote.slice(7)) === 4 ? remote.slice(7) : remote;
@@ -31,3 +35,20 @@ export function parseCidrList(items: readonly string[]): AddressAllowlist | null
     },
   };
 }
+
+/** An environment variable's comma-separated addresses and networks, parsed; unset or empty: null. */
+export const CidrListSchema = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const items = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    try {
+      return parseCidrList(items);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+      return z.NEVER;
+    }
+  });
