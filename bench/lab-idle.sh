@@ -77,14 +77,12 @@ for ((i = 0; i < SAMPLES; i++)); do
   sleep 5
 done
 
-# Each process of n8n main and the worker, by resident memory: which of them (main, its task runner) costs.
-for service in n8n n8n-worker; do
-  # shellcheck disable=SC2016 # expanded by the container's shell
-  docker exec "$(container_of soar-lab "$service")" sh -c 'for p in /proc/[0-9]*; do
-    r=$(sed -n "s/^VmRSS: *//p" "$p/status" 2>/dev/null); [ -n "$r" ] || continue
-    case "$(head -c 5 "$p/cmdline")" in sh*) continue ;; esac
-    echo "$r $(tr "\\0" " " <"$p/cmdline" | cut -c1-70)"; done' 2>/dev/null | sort -rn | sed "s/^/$service: /" >>"$WORK/processes"
-done
+# Each process of n8n, by resident memory: which of them (n8n, its task runner) costs.
+# shellcheck disable=SC2016 # expanded by the container's shell
+docker exec "$(container_of soar-lab n8n)" sh -c 'for p in /proc/[0-9]*; do
+  r=$(sed -n "s/^VmRSS: *//p" "$p/status" 2>/dev/null); [ -n "$r" ] || continue
+  case "$(head -c 5 "$p/cmdline")" in sh*) continue ;; esac
+  echo "$r $(tr "\\0" " " <"$p/cmdline" | cut -c1-70)"; done' 2>/dev/null | sort -rn | sed "s/^/n8n: /" >>"$WORK/processes"
 
 STAGE=${CHECK_STAGE-block}
 busy="no check (CHECK_STAGE empty)"
@@ -116,5 +114,5 @@ done
 idle_total=$(awk '$1 == "--" { print t; t = 0; next } { t += $2 }' "$WORK/idle" | sort -n |
   awk '{ a[NR] = $1 } END { printf "%.0f", a[int((NR + 1) / 2)] }')
 printf '%-12s %12s %12s %14s\n' 'lab total' "$idle_total" '' "$(peak_total "$WORK/busy")"
-echo "processes of n8n main and the worker, idle (resident kB, command):"
+echo "processes of n8n, idle (resident kB, command):"
 sed 's/^/  /' "$WORK/processes"

@@ -4,11 +4,11 @@
 # Method: two exercise labs on the tests' engine (`make up LAB=a`, `make up LAB=b`, the platform images
 # built as make test-lab builds them); the reference published in b (make solution LAB=b), and in a the
 # two runaways of bench/runaway/ published through n8n's public API: a Code node that never ends, and a
-# cycle through a Wait of 0 s. For each processor limit of LIMITS (n8n main's and the worker's, in cores,
+# cycle through a Wait of 0 s. For each processor limit of LIMITS (n8n's, in cores,
 # as LAB_CPUS gives it, the other services at compose's limits; 0: no container has one; set on the running
 # containers of both labs with `docker update --cpus`), `make check LAB=b
 # STAGE=$STAGE` is timed ROUNDS times on a quiet host, then ROUNDS times while each runaway runs in a
-# (started 5 s before, two runs of it at once; `both`: one run of each at once, the worker's two
+# (started 5 s before, two runs of it at once; `both`: one run of each at once, n8n's two
 # processes busy; stopped with `make reset LAB=a` after), with docker stats
 # of lab a sampled every 2 s meanwhile (its busiest service and its total, in % of one core).
 # Prints one table: the median check time quiet and beside each runaway, and their ratio. Ends with
@@ -48,7 +48,7 @@ cleanup() {
   exit "$rc"
 }
 
-# limit_all CORES: n8n main and the worker of both labs limited to CORES, the other services to compose's
+# limit_all CORES: n8n of both labs limited to CORES, the other services to compose's
 # limits (as LAB_CPUS=CORES makes them); 0: no container of either lab has a limit.
 limit_all() {
   local id service cpus
@@ -56,7 +56,7 @@ limit_all() {
     service=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}' "$id")
     case "$1:$service" in
       0:*) cpus=0 ;;
-      *:n8n | *:n8n-worker) cpus=$1 ;;
+      *:n8n) cpus=$1 ;;
       *) cpus=$(sed -n "s/^$service //p" "$WORK/compose-cpus") ;;
     esac
     docker update --cpus "$cpus" "$id" >/dev/null
@@ -148,7 +148,7 @@ for limit in $LIMITS; do
       wait "$SAMPLER_PID" 2>/dev/null || true
       SAMPLER_PID=""
       make_lab reset LAB=a >/dev/null 2>&1 || true
-      # The worker a Wait cycle filled may be restarting; let lab a settle before the next round.
+      # The n8n a Wait cycle filled may be restarting; let lab a settle before the next round.
       sleep 10
     done
     row="$row | $runaway:$times (a: $(busiest "$WORK/cpu"))"

@@ -17,7 +17,7 @@ export const LabInputSchema = z
   .object({
     name: z.string().min(1).max(64),
     state: LabStateSchema.optional(),
-    /** What made the state broken, e.g. "n8n-worker exited" (from the host). */
+    /** What made the state broken, e.g. "n8n exited" (from the host). */
     state_detail: z.string().max(300).nullable().default(null),
     /** The first shape of this document: whether any container ran. Read as running or stopped. */
     up: z.boolean().optional(),

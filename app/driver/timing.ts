@@ -16,7 +16,7 @@ export interface Timing {
 }
 
 /** Per target: in process everything answers within milliseconds; the limits only bound a failing case. n8n
- * runs nodes in a worker and checks due Wait time limits once a minute, so they fire up to ~60 s late. */
+ * checks due Wait time limits once a minute, so they fire up to ~60 s late. */
 export const MATRIX_TIMING = {
   reference: { pollMs: 50, settleMs: 250, phaseTimeoutMs: 10_000, approvalLatenessMs: 2_000 },
   n8n: { pollMs: 500, settleMs: 2_000, phaseTimeoutMs: 60_000, approvalLatenessMs: 75_000 },

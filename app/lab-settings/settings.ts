@@ -97,13 +97,13 @@ export const LAB_STARTERS = {
 const CORES_MAX = 64;
 
 /**
- * The processor n8n main and the worker may each use, in cores: the trainee's workflow runs there, so one
- * trainee's runaway workflow takes at most this from the other labs of the host (docs/appliance.md,
+ * The processor n8n may use, in cores: the trainee's workflow runs there, so one trainee's runaway
+ * workflow takes at most this from the other labs of the host (docs/appliance.md,
  * "Processor limits", the measurement behind the default).
  */
 export const LAB_CPUS = {
   name: 'LAB_CPUS',
-  about: 'the processor cores n8n main and the worker may each use (0: no limit)',
+  about: 'the processor cores n8n may use (0: no limit)',
   rule: 'cores',
   default: 1,
   max: CORES_MAX,

@@ -18,11 +18,15 @@ k8s_slot() {
 
 # The lab's secrets, private: kept from the first render; else read back from the cluster when the lab's
 # namespace exists there (n8n's database keeps its first password); else made. A secret the file lacks
-# (one a newer lab has) is added.
+# (one a newer lab has) is added; one no lab uses any more (Redis's, from the queue-mode lab) is dropped.
 k8s_secrets() {
   local name=$1 file=$K8S_DIR/$1/secrets.env key
   [ -f "$file" ] || cluster_secrets "$name" "$file" || (umask 077 && : >"$file")
-  for key in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD REDIS_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD CONSOLE_SECRET; do
+  if grep -q '^REDIS_PASSWORD=' "$file"; then
+    (umask 077 && { grep -v '^REDIS_PASSWORD=' "$file" >"$file.new" || true; })
+    mv "$file.new" "$file"
+  fi
+  for key in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD CONSOLE_SECRET; do
     grep -q "^$key=." "$file" || echo "$key=$(lab_secret "$key" "$name")" >>"$file"
   done
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make k8s-verify ROSTER=class.txt`, after `kubectl apply`: checks the class on the cluster kubectl points
 # at, and prints one line per failure. For each lab: its namespace is there, every part of it (Postgres,
-# Redis, n8n main and worker, the mock API's pod) has a ready pod, and the set-up has kept the lab's key in
-# its Secret. Then, for the class, a stranger: a pod in a namespace of its own (soar-lab-verify, removed
-# after) tries every lab's mock API, Redis, Postgres, editor and console; each connection it opens is a
-# failure, and all of them at once mean that the cluster's network plugin does not enforce NetworkPolicy.
+# n8n, the mock API's pod) has a ready pod, and the set-up has kept the lab's key in its Secret. Then, for
+# the class, a stranger: a pod in a namespace of its own (soar-lab-verify, removed after) tries every
+# lab's mock API, Postgres, editor and console; each connection it opens is a failure, and all of them at
+# once mean that the cluster's network plugin does not enforce NetworkPolicy.
 # The stranger also dials the API server, as a control: a probe that reaches nothing proves nothing.
 # Exit 0 when nothing failed, 1 otherwise. TRACE=1 traces.
 set -euo pipefail
@@ -29,9 +29,9 @@ command -v kubectl >/dev/null 2>&1 || die "k8s-verify needs kubectl, pointed at 
 PREFIX=soar-lab-
 PROBE_NS=soar-lab-verify
 # The lab's parts, each with the label app.kubernetes.io/component on its pods.
-PARTS="postgres redis n8n n8n-worker mock-api"
+PARTS="postgres n8n mock-api"
 # What the stranger dials in each lab: service:port.
-TARGETS="mock-api:8081 redis:6379 postgres:5432 n8n:5678 console:8088"
+TARGETS="mock-api:8081 postgres:5432 n8n:5678 console:8088"
 CONTROL=kubernetes.default.svc:443
 POD_TEMPLATE='{range .items[*]}{.metadata.labels.app\.kubernetes\.io/component}{" "}{.metadata.name}{" "}{.status.conditions[?(@.type=="Ready")].status}{" "}{.status.initContainerStatuses[*].state.waiting.reason}{" "}{.status.containerStatuses[*].state.waiting.reason}{"\n"}{end}'
 

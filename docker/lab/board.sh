@@ -12,7 +12,7 @@ BOARD_CONTAINER=soar-lab-class-board
 BOARD_NETWORK=soar-lab-class-board
 BOARD_IMAGE=$LAB_IMAGE
 # A lab's services that `make up` runs (tools runs one-shot and is never counted).
-BOARD_SERVICES="mock-api console postgres redis n8n n8n-worker"
+BOARD_SERVICES="mock-api console postgres n8n"
 BOARD_EVERY=2
 # States older than this: the loop that writes them is gone (the board says so past 10 s).
 BOARD_FRESH_SECONDS=10

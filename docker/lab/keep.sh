@@ -45,7 +45,7 @@ process.stdout.write("{\n  \"lab\": " + JSON.stringify(process.env.LAB_NAME) + "
   ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
 
 # n8n's CLI in a one-off container of the lab's n8n service, the script on argv: `n8n_oneoff SCRIPT`.
-# Its database and queue are started (and waited for) when the lab is stopped.
+# Its database is started (and waited for) when the lab is stopped.
 n8n_oneoff() {
   compose run --rm -T --entrypoint sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" \
     -e MADE_BY="${MADE_BY:-save}" n8n -c "$1"
@@ -94,7 +94,7 @@ lab_save() {
   rc=0
   err=$( (umask 077 && set -o pipefail && n8n_oneoff "$SAVE_SCRIPT" |
     tar -x --no-same-owner --no-same-permissions -C "$part") 2>&1) || rc=$?
-  [ -n "$running" ] || compose stop postgres redis >/dev/null 2>&1 || true
+  [ -n "$running" ] || compose stop postgres >/dev/null 2>&1 || true
   if [ "$rc" != 0 ]; then
     rm -rf "$part"
     # n8n's own words, not tar's complaint about the empty stream that followed them.

@@ -24,7 +24,7 @@ check_lab_starters() {
   case "$1" in on | off) ;; *) die "LAB_STARTERS=$1 is not on or off${2:+ $2}" ;; esac
 }
 
-# LAB_CPUS: the processor cores n8n main and the worker may each use (0: no limit).
+# LAB_CPUS: the processor cores n8n may use (0: no limit).
 DEFAULT_LAB_CPUS=1
 # check_lab_cpus VALUE [MORE]: a number of cores from 0 to 64, at most two decimals, else dies.
 check_lab_cpus() {

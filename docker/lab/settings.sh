@@ -72,7 +72,7 @@ load_settings() {
     die "LAB_BIND=0.0.0.0 would publish the lab on every address: give this machine's address on the classroom network"
   check_lab_starters "$LAB_STARTERS" "(make starter: a workflow complete up to the stage before, for a trainee who is stuck)"
   check_approval_timeout "$APPROVAL_TIMEOUT_SECONDS"
-  check_lab_cpus "$LAB_CPUS" "(docker's --cpus: n8n main and the worker each, e.g. LAB_CPUS=0.5)"
+  check_lab_cpus "$LAB_CPUS" "(docker's --cpus for n8n, e.g. LAB_CPUS=0.5)"
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     check_public_origin "$LAB_PUBLIC_ORIGIN"
     LAB_PUBLIC_ORIGIN=${LAB_PUBLIC_ORIGIN%/}
@@ -84,12 +84,15 @@ load_settings() {
   read -r first _ <<<"$(cidr_range "$LAB_SUBNET")"
   bits=${LAB_SUBNET#*/}
   LAB_SUBNET="$(int_to_ip "$first")/$bits"
-  # The /24 in four /26: the lab network (the mock API and the worker), n8n's backend, the editor network.
+  # The /24 in four /26: the lab network (the mock API and n8n), n8n's backend, the editor network, n8n's
+  # front (n8n, the console's gate, the tools).
   LAB_INTERNAL_SUBNET="$(int_to_ip "$first")/26"
   LAB_BACKEND_SUBNET="$(int_to_ip $((first + 64)))/26"
   LAB_EDITOR_SUBNET="$(int_to_ip $((first + 128)))/26"
+  LAB_FRONT_SUBNET="$(int_to_ip $((first + 192)))/26"
   LAB_API_IP=$(int_to_ip $((first + 2)))
-  LAB_WORKER_IP=$(int_to_ip $((first + 10)))
+  # n8n's addresses on the lab network (its ip_range): the mock API admits these only.
+  LAB_N8N_RANGE="$(int_to_ip $((first + 32)))/27"
   # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
@@ -99,7 +102,7 @@ load_settings() {
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
   export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP
+    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE
 }
 
 # A running lab keeps the settings it was made with.
@@ -124,7 +127,7 @@ ensure_env_file() {
     umask 077
     {
       echo "# Written by \`make up$LAB_ARG\` (docker/lab.sh) for this lab only; removed by \`make down$LAB_ARG\`. Never commit it."
-      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_API_IP LAB_WORKER_IP; do
+      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE; do
         echo "$name=${!name}"
       done
       for name in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD; do

@@ -27,7 +27,7 @@ slot_console_port() { echo "$((8088 + $1))"; }
 lab_secret() {
   case "$1" in
     N8N_ENCRYPTION_KEY) random_hex 32 ;;
-    POSTGRES_PASSWORD | REDIS_PASSWORD) random_hex 24 ;;
+    POSTGRES_PASSWORD) random_hex 24 ;;
     N8N_OWNER_EMAIL) echo "$2@soar-lab.test" ;;
     N8N_OWNER_PASSWORD) echo "Lab-$(random_hex 6)-Aa1" ;;
     CONSOLE_SECRET) random_hex 12 ;;

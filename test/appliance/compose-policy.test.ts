@@ -41,17 +41,19 @@ describe('compose.yaml', () => {
       LAB_INTERNAL_SUBNET: '10.77.5.0/26',
       LAB_BACKEND_SUBNET: '10.77.5.64/26',
       LAB_EDITOR_SUBNET: '10.77.5.128/26',
+      LAB_FRONT_SUBNET: '10.77.5.192/26',
       LAB_API_IP: '10.77.5.2',
-      LAB_WORKER_IP: '10.77.5.10',
+      LAB_N8N_RANGE: '10.77.5.32/27',
       LAB_EDITOR_PORT: '5700',
       LAB_CONSOLE_PORT: '8090',
     };
     expect(composeViolations(composeText, n8nVersion, env)).toEqual([]);
     const file = ComposeFile.parse(parseYaml(composeText, env));
-    expect(service(file, 'n8n').ports).toEqual(['127.0.0.1:5700:5678']);
+    expect(service(file, 'n8n').ports).toBeUndefined();
     expect(service(file, 'n8n').environment).toMatchObject({ WEBHOOK_URL: 'http://127.0.0.1:5700/' });
-    expect(service(file, 'console').ports).toEqual(['127.0.0.1:8090:8088']);
+    expect(service(file, 'console').ports).toEqual(['127.0.0.1:8090:8088', '127.0.0.1:5700:5678']);
     expect(service(file, 'console').environment).toMatchObject({
+      CONSOLE_REFUSED_CLIENTS: '10.77.5.192/26',
       N8N_PUBLIC_URL: 'http://127.0.0.1:5700',
       // Its session cookie's name: the lab's and the published port's.
       CONSOLE_LAB: 'default',
@@ -59,27 +61,44 @@ describe('compose.yaml', () => {
       LAB_PUBLIC_ORIGIN: '',
     });
     expect(service(file, 'mock-api').environment).toMatchObject({
-      ALLOWED_CLIENTS: '10.77.5.10/32,127.0.0.1/32',
+      ALLOWED_CLIENTS: '10.77.5.32/27,127.0.0.1/32',
     });
-    expect(file.networks?.['lab-internal']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.0/26' }] } });
+    expect(file.networks?.['lab-internal']).toMatchObject({
+      ipam: { config: [{ subnet: '10.77.5.0/26', ip_range: '10.77.5.32/27' }] },
+    });
     expect(file.networks?.['n8n-backend']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.64/26' }] } });
     expect(file.networks?.editor).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.128/26' }] } });
+    expect(file.networks?.['n8n-front']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.192/26' }] } });
   });
 
-  it('control: a worker address the API does not admit breaks the policy', () => {
-    const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_WORKER_IP: '10.77.5.10' };
+  it('control: n8n addresses the API does not admit break the policy', () => {
+    const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_N8N_RANGE: '10.77.5.32/27' };
     // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
-    const text = composeText.replace('${LAB_WORKER_IP:-172.30.66.10}/32', '10.77.5.11/32');
+    const text = composeText.replace(
+      'ALLOWED_CLIENTS: ${LAB_N8N_RANGE:-172.30.66.32/27}',
+      'ALLOWED_CLIENTS: 10.77.5.0/26',
+    );
     expect(composeViolations(text, n8nVersion, env).join('\n')).toMatch(
-      /ALLOWED_CLIENTS must admit the worker's address 10\.77\.5\.10\/32/,
+      /ALLOWED_CLIENTS must admit n8n's addresses 10\.77\.5\.32\/27 \(lab-internal's ip_range\)/,
     );
   });
 
-  it('publishes only the n8n editor and the console, on 127.0.0.1', () => {
+  it("control: the console's refusal for another network than n8n-front's breaks the policy", () => {
+    const env = { LAB_FRONT_SUBNET: '10.77.5.192/26' };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
+    const text = composeText.replace(
+      'CONSOLE_REFUSED_CLIENTS: ${LAB_FRONT_SUBNET:-172.30.66.192/26}',
+      'CONSOLE_REFUSED_CLIENTS: 10.77.5.128/26',
+    );
+    expect(composeViolations(text, n8nVersion, env).join('\n')).toMatch(
+      /CONSOLE_REFUSED_CLIENTS must list n8n-front's subnet/,
+    );
+  });
+
+  it('publishes only the console (its own port and its editor gate), on 127.0.0.1', () => {
     const published = Object.entries(lab().services).filter(([, s]) => (s.ports ?? []).length > 0);
     expect(published.map(([n, s]) => [n, s.ports])).toEqual([
-      ['console', ['127.0.0.1:8088:8088']],
-      ['n8n', ['127.0.0.1:5678:5678']],
+      ['console', ['127.0.0.1:8088:8088', '127.0.0.1:5678:5678']],
     ]);
   });
 });
@@ -100,19 +119,56 @@ const brokenCompose: {
     },
   },
   {
-    name: 'the worker publishes a port',
-    expect: /n8n-worker: must publish no ports/,
+    name: 'n8n publishes a port',
+    expect: /n8n: must publish no ports/,
     check: isolationViolations,
     mutate: (f) => {
-      service(f, 'n8n-worker').ports = ['127.0.0.1:5679:5678'];
+      service(f, 'n8n').ports = ['127.0.0.1:5679:5678'];
     },
   },
   {
-    name: 'the editor is published on every interface',
-    expect: /127\.0\.0\.1 only/,
+    name: 'n8n, which runs the workflows, joins a routed network',
+    expect:
+      /network editor: n8n runs the trainee's workflows, so each of its networks must be internal: true/,
     check: isolationViolations,
     mutate: (f) => {
-      service(f, 'n8n').ports = ['5678:5678'];
+      f.services.n8n = { ...service(f, 'n8n'), networks: ['n8n-backend', 'n8n-front', 'editor'] };
+    },
+  },
+  {
+    name: 'the editor gate is published on every interface',
+    expect: /console: its port must be published on 127\.0\.0\.1 only/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'console').ports = ['127.0.0.1:8088:8088', '5678:5678'];
+    },
+  },
+  {
+    name: 'the console publishes no editor gate',
+    expect: /console: must publish exactly 127\.0\.0\.1:<port>:8088 and 127\.0\.0\.1:<port>:5678/,
+    check: consoleViolations,
+    mutate: (f) => {
+      service(f, 'console').ports = ['127.0.0.1:8088:8088'];
+    },
+  },
+  {
+    name: 'the console answers the network where n8n runs workflows',
+    expect: /console: CONSOLE_REFUSED_CLIENTS must list n8n-front's subnet/,
+    check: consoleViolations,
+    mutate: (f) => {
+      const { CONSOLE_REFUSED_CLIENTS: _, ...rest } = service(f, 'console').environment as Record<
+        string,
+        string
+      >;
+      service(f, 'console').environment = rest;
+    },
+  },
+  {
+    name: 'a second n8n (a worker) runs workflows beside it',
+    expect: /n8n-worker: only n8n runs n8n/,
+    check: (f) => n8nViolations(f, n8nVersion),
+    mutate: (f) => {
+      f.services['n8n-worker'] = { ...service(f, 'n8n'), command: ['worker'] };
     },
   },
   {
@@ -125,11 +181,26 @@ const brokenCompose: {
     },
   },
   {
-    name: 'n8n main joins the lab network',
-    expect: /must be shared by mock-api and n8n-worker only/,
+    name: 'n8n has a fixed address on the lab network',
+    expect: /n8n: no fixed address on lab-internal/,
     check: isolationViolations,
     mutate: (f) => {
-      service(f, 'n8n').networks = ['n8n-backend', 'editor', 'lab-internal'];
+      f.services.n8n = {
+        ...service(f, 'n8n'),
+        networks: {
+          'n8n-backend': null,
+          'n8n-front': null,
+          'lab-internal': { ipv4_address: '172.30.66.10' },
+        },
+      };
+    },
+  },
+  {
+    name: 'the tools join the lab network',
+    expect: /must be shared by mock-api and n8n only/,
+    check: isolationViolations,
+    mutate: (f) => {
+      service(f, 'tools').networks = ['n8n-front', 'lab-internal'];
     },
   },
   {
@@ -150,10 +221,10 @@ const brokenCompose: {
   },
   {
     name: 'a service writes its root filesystem',
-    expect: /redis: read_only must be true/,
+    expect: /postgres: read_only must be true/,
     check: hardeningViolations,
     mutate: (f) => {
-      service(f, 'redis').read_only = false;
+      service(f, 'postgres').read_only = false;
     },
   },
   {
@@ -182,10 +253,10 @@ const brokenCompose: {
   },
   {
     name: 'a service has no memory limit',
-    expect: /n8n-worker: mem_limit must be set/,
+    expect: /n8n: mem_limit must be set/,
     check: hardeningViolations,
     mutate: (f) => {
-      delete service(f, 'n8n-worker').mem_limit;
+      delete service(f, 'n8n').mem_limit;
     },
   },
   {
@@ -206,10 +277,10 @@ const brokenCompose: {
   },
   {
     name: 'a long-running service has no healthcheck',
-    expect: /redis: a healthcheck is needed/,
+    expect: /postgres: a healthcheck is needed/,
     check: hardeningViolations,
     mutate: (f) => {
-      delete service(f, 'redis').healthcheck;
+      delete service(f, 'postgres').healthcheck;
     },
   },
   {
@@ -217,23 +288,23 @@ const brokenCompose: {
     expect: /must be pinned to n8nio\/n8n:/,
     check: (f) => n8nViolations(f, n8nVersion),
     mutate: (f) => {
-      service(f, 'n8n-worker').image = 'n8nio/n8n:1.123.4';
+      service(f, 'n8n').image = 'n8nio/n8n:1.123.4';
     },
   },
   {
     name: 'an image is not pinned',
-    expect: /redis: image redis:latest must be pinned/,
+    expect: /postgres: image postgres:latest must be pinned/,
     check: (f) => n8nViolations(f, n8nVersion),
     mutate: (f) => {
-      service(f, 'redis').image = 'redis:latest';
+      service(f, 'postgres').image = 'postgres:latest';
     },
   },
   {
     name: 'an image pinned to a moving major tag',
-    expect: /redis: image redis:7-alpine must be pinned/,
+    expect: /postgres: image postgres:16-alpine must be pinned/,
     check: (f) => n8nViolations(f, n8nVersion),
     mutate: (f) => {
-      service(f, 'redis').image = 'redis:7-alpine';
+      service(f, 'postgres').image = 'postgres:16-alpine';
     },
   },
   {
@@ -253,7 +324,7 @@ const brokenCompose: {
     expect: /n8n: must wait for postgres with condition service_healthy/,
     check: (f) => n8nViolations(f, n8nVersion),
     mutate: (f) => {
-      service(f, 'n8n').depends_on = ['postgres', 'redis'];
+      service(f, 'n8n').depends_on = ['postgres', 'mock-api'];
     },
   },
   {
@@ -261,7 +332,7 @@ const brokenCompose: {
     expect: /console: its port must be published on 127\.0\.0\.1 only/,
     check: isolationViolations,
     mutate: (f) => {
-      service(f, 'console').ports = ['8088:8088'];
+      service(f, 'console').ports = ['8088:8088', '127.0.0.1:5678:5678'];
     },
   },
   {
@@ -269,7 +340,7 @@ const brokenCompose: {
     expect: /console: must share no network with mock-api/,
     check: consoleViolations,
     mutate: (f) => {
-      service(f, 'console').networks = ['editor', 'lab-internal'];
+      service(f, 'console').networks = ['editor', 'n8n-front', 'lab-internal'];
     },
   },
   {
@@ -371,12 +442,12 @@ describe('the engine test override (test/engine/compose.stand-ins.yaml)', () => 
   it.each([
     ['the mock API', 'services:\n  mock-api:\n    image: x\n', /service mock-api must not be overridden/],
     ['a network', 'networks:\n  lab-internal:\n    internal: false\n', /top-level networks/],
-    ['hardening', 'services:\n  redis:\n    read_only: false\n', /redis\.read_only must not be overridden/],
     [
-      'a port',
-      'services:\n  n8n-worker:\n    ports: ["8081:8081"]\n',
-      /n8n-worker\.ports must not be overridden/,
+      'hardening',
+      'services:\n  postgres:\n    read_only: false\n',
+      /postgres\.read_only must not be overridden/,
     ],
+    ['a port', 'services:\n  n8n:\n    ports: ["8081:8081"]\n', /n8n\.ports must not be overridden/],
   ])('rejects an override that touches %s', (_what, text, reason) => {
     expect(overrideViolations(parseYaml(text)).join('\n')).toMatch(reason);
   });

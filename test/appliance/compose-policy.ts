@@ -11,16 +11,19 @@ import { z } from 'zod';
 const here = new URL('.', import.meta.url);
 export const repoRoot = new URL('../../', here);
 
-/** The mock API's service, the only service allowed on the internal lab network besides the worker. */
+/** The mock API's service, the only service allowed on the internal lab network besides n8n. */
 export const API_SERVICE = 'mock-api';
-export const WORKER_SERVICE = 'n8n-worker';
-export const EDITOR_SERVICE = 'n8n';
-/** The lab console (docs/console.md): published on loopback, reaches the mock API by its socket only. */
+/** n8n: the editor, the webhooks and the process that runs the trainee's workflows (regular mode). */
+export const N8N_SERVICE = 'n8n';
+/**
+ * The lab console (docs/console.md): published on loopback, reaches the mock API by its socket only, and
+ * passes the published editor port through to n8n (its editor gate).
+ */
 export const CONSOLE_SERVICE = 'console';
 /** The lab's tools (the stage checker, the matrix, n8n's set-up): run one at a time, never by `up`. */
 export const TOOLS_SERVICE = 'tools';
-/** The services allowed to publish a port, on 127.0.0.1 only. */
-const PUBLISHED_SERVICES = [EDITOR_SERVICE, CONSOLE_SERVICE];
+/** The one service allowed to publish ports, on 127.0.0.1 only. */
+const PUBLISHED_SERVICES = [CONSOLE_SERVICE];
 
 const StringList = z.array(z.string());
 const Environment = z.union([
@@ -194,21 +197,29 @@ export function hardeningViolations(file: ComposeFile): string[] {
   return out;
 }
 
-/** The seed's promise: the mock API is reachable only from the worker, and never published. */
+/**
+ * The seed's promise: the mock API is reachable only from the platform's process that runs workflows (n8n),
+ * and never published; that process reaches nothing but internal networks (no internet, no host).
+ */
 export function isolationViolations(file: ComposeFile): string[] {
   const out: string[] = [];
   const api = file.services[API_SERVICE];
-  const worker = file.services[WORKER_SERVICE];
+  const n8n = file.services[N8N_SERVICE];
   if (!api) return [`${API_SERVICE}: service missing`];
-  if (!worker) return [`${WORKER_SERVICE}: service missing`];
-  for (const name of [API_SERVICE, WORKER_SERVICE]) {
+  if (!n8n) return [`${N8N_SERVICE}: service missing`];
+  for (const name of [API_SERVICE, N8N_SERVICE]) {
     const s = file.services[name];
     if (s?.ports && s.ports.length > 0) out.push(`${name}: must publish no ports`);
   }
+  for (const net of Object.keys(networksOf(n8n))) {
+    if (file.networks?.[net]?.internal !== true)
+      out.push(
+        `network ${net}: n8n runs the trainee's workflows, so each of its networks must be internal: true`,
+      );
+  }
   for (const [name, s] of Object.entries(file.services)) {
     for (const port of s.ports ?? []) {
-      if (!PUBLISHED_SERVICES.includes(name))
-        out.push(`${name}: only the n8n editor and the console may publish a port`);
+      if (!PUBLISHED_SERVICES.includes(name)) out.push(`${name}: only the console may publish a port`);
       else if (typeof port !== 'string' || !port.startsWith('127.0.0.1:'))
         out.push(`${name}: its port must be published on 127.0.0.1 only (${JSON.stringify(port)})`);
     }
@@ -222,7 +233,7 @@ export function isolationViolations(file: ComposeFile): string[] {
       .filter(([, s]) => net in networksOf(s))
       .map(([n]) => n)
       .sort();
-    const expected = [API_SERVICE, WORKER_SERVICE].sort();
+    const expected = [API_SERVICE, N8N_SERVICE].sort();
     if (members.join() !== expected.join())
       out.push(
         `network ${net}: must be shared by ${expected.join(' and ')} only (has ${members.join(', ')})`,
@@ -234,12 +245,25 @@ export function isolationViolations(file: ComposeFile): string[] {
     out.push(`${API_SERVICE}: ALLOWED_HOSTS must list ${API_SERVICE}`);
   const clients = (env.ALLOWED_CLIENTS ?? '').split(',').filter(Boolean);
   if (clients.length === 0) out.push(`${API_SERVICE}: ALLOWED_CLIENTS must restrict the source addresses`);
+  // n8n's address comes from the lab network's ip_range (a one-off n8n, make save, takes another from it:
+  // a fixed one would be taken already), and the mock API admits that range.
   for (const net of apiNets) {
-    const address = networksOf(worker)[net]?.ipv4_address;
-    if (address && !clients.includes(`${address}/32`))
-      out.push(`${API_SERVICE}: ALLOWED_CLIENTS must admit the worker's address ${address}/32`);
+    if (networksOf(n8n)[net]?.ipv4_address !== undefined)
+      out.push(`${N8N_SERVICE}: no fixed address on ${net} (a one-off n8n would find it taken)`);
+    const range = ipamOf(file, net)?.ip_range;
+    if (range === undefined) out.push(`network ${net}: needs an ip_range, n8n's addresses`);
+    else if (!clients.includes(range))
+      out.push(`${API_SERVICE}: ALLOWED_CLIENTS must admit n8n's addresses ${range} (${net}'s ip_range)`);
   }
   return out;
+}
+
+/** A network's first address pool, as compose's ipam gives it. */
+function ipamOf(file: ComposeFile, net: string): { subnet?: string; ip_range?: string } | undefined {
+  const network = file.networks?.[net] as {
+    ipam?: { config?: { subnet?: string; ip_range?: string }[] };
+  } | null;
+  return network?.ipam?.config?.[0];
 }
 
 /** `name:/path[:ro]` mounts of named volumes, as volume name -> mount target. */
@@ -254,29 +278,41 @@ function namedVolumesOf(service: Service): Record<string, string> {
 }
 
 /**
- * The console (issue 11): the mock API's image, published on 127.0.0.1 only, no network shared with the
- * mock API, the mock API's socket through a volume that only the two of them mount, approvals to n8n main
- * by service name, resume URLs accepted only on the origin n8n writes into them (WEBHOOK_URL).
+ * The console: the mock API's image, published on 127.0.0.1 only (its own port and its editor gate's), no
+ * network shared with the mock API, the mock API's socket through a volume that only the two of them
+ * mount, approvals to n8n by service name, resume URLs accepted only on the origin n8n writes into them
+ * (WEBHOOK_URL), and nobody answered on a network it shares with n8n (CONSOLE_REFUSED_CLIENTS).
  */
 export function consoleViolations(file: ComposeFile): string[] {
   const out: string[] = [];
   const con = file.services[CONSOLE_SERVICE];
   const api = file.services[API_SERVICE];
-  const editor = file.services[EDITOR_SERVICE];
-  if (!con || !api || !editor) return [`${CONSOLE_SERVICE}: service missing`];
+  const n8n = file.services[N8N_SERVICE];
+  if (!con || !api || !n8n) return [`${CONSOLE_SERVICE}: service missing`];
   if (con.build !== undefined || con.image !== api.image)
     out.push(`${CONSOLE_SERVICE}: must run the mock API's image (${api.image}), not build its own`);
-  const ports = con.ports ?? [];
-  if (ports.length !== 1 || typeof ports[0] !== 'string' || !/^127\.0\.0\.1:.+:8088$/.test(ports[0]))
-    out.push(`${CONSOLE_SERVICE}: must publish exactly 127.0.0.1:<port>:8088`);
+  const conEnv = environmentOf(con);
+  const gate = conEnv.EDITOR_GATE_PORT ?? '';
+  const ports = (con.ports ?? []).map(String);
+  const published = ports.map((p) => /^127\.0\.0\.1:[^:]+:(\d+)$/.exec(p)?.[1] ?? 'not on 127.0.0.1').sort();
+  if (published.join() !== ['8088', gate].sort().join())
+    out.push(
+      `${CONSOLE_SERVICE}: must publish exactly 127.0.0.1:<port>:8088 and 127.0.0.1:<port>:${gate || '<EDITOR_GATE_PORT>'}`,
+    );
   const apiNets = Object.keys(networksOf(api));
   for (const net of Object.keys(networksOf(con))) {
     if (apiNets.includes(net))
       out.push(`${CONSOLE_SERVICE}: must share no network with ${API_SERVICE} (${net})`);
   }
-  const sharesWithEditor = Object.keys(networksOf(con)).some((n) => n in networksOf(editor));
-  if (!sharesWithEditor) out.push(`${CONSOLE_SERVICE}: must share a network with ${EDITOR_SERVICE}`);
-  const conEnv = environmentOf(con);
+  const withN8n = Object.keys(networksOf(con)).filter((n) => n in networksOf(n8n));
+  if (withN8n.length === 0) out.push(`${CONSOLE_SERVICE}: must share a network with ${N8N_SERVICE}`);
+  const refused = (conEnv.CONSOLE_REFUSED_CLIENTS ?? '').split(',').filter(Boolean);
+  for (const net of withN8n) {
+    if (!refused.includes(ipamOf(file, net)?.subnet ?? `the subnet of ${net}`))
+      out.push(
+        `${CONSOLE_SERVICE}: CONSOLE_REFUSED_CLIENTS must list ${net}'s subnet (${N8N_SERVICE} runs workflows there)`,
+      );
+  }
   const apiEnv = environmentOf(api);
   const socket = apiEnv.SOCKET_PATH ?? '';
   if (socket === '' || conEnv.MOCK_API_SOCKET !== socket)
@@ -297,20 +333,20 @@ export function consoleViolations(file: ComposeFile): string[] {
         `volume ${vol}: must be mounted by ${API_SERVICE}, ${CONSOLE_SERVICE} and ${TOOLS_SERVICE} only (${users.join(', ')})`,
       );
   }
-  if (conEnv.N8N_URL !== `http://${EDITOR_SERVICE}:5678`)
-    out.push(`${CONSOLE_SERVICE}: N8N_URL must be http://${EDITOR_SERVICE}:5678`);
-  const webhook = environmentOf(editor).WEBHOOK_URL ?? '';
+  if (conEnv.N8N_URL !== `http://${N8N_SERVICE}:5678`)
+    out.push(`${CONSOLE_SERVICE}: N8N_URL must be http://${N8N_SERVICE}:5678`);
+  const webhook = environmentOf(n8n).WEBHOOK_URL ?? '';
   if (!webhook || conEnv.N8N_PUBLIC_URL !== new URL(webhook).origin)
     out.push(`${CONSOLE_SERVICE}: N8N_PUBLIC_URL must be n8n's WEBHOOK_URL origin`);
   if (conEnv.MOCK_API_URL !== undefined) out.push(`${CONSOLE_SERVICE}: must not be given a MOCK_API_URL`);
   return out;
 }
 
-/** n8n in queue mode as n8n's hosting setup runs it, pinned to the e2e version, outbound features off. */
+/** n8n in its regular mode on Postgres, pinned to the e2e version, outbound features off. */
 export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
   const out: string[] = [];
   const image = `n8nio/n8n:${n8nVersion}`;
-  for (const name of [EDITOR_SERVICE, WORKER_SERVICE, 'redis', 'postgres']) {
+  for (const name of [N8N_SERVICE, 'postgres']) {
     if (!file.services[name]) out.push(`${name}: service missing`);
   }
   for (const [name, s] of Object.entries(file.services)) {
@@ -321,17 +357,16 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
     if (s.image.includes('n8nio/n8n') && s.image !== image)
       out.push(`${name}: n8n must be pinned to ${image} (the e2e version), not ${s.image}`);
   }
-  const worker = file.services[WORKER_SERVICE];
-  const command = worker?.command;
-  const words = (Array.isArray(command) ? command.join(' ') : (command ?? '')).split(' ');
-  if (worker && (words[0] !== 'worker' || words.slice(1).some((w) => !/^--concurrency=[1-9][0-9]?$/.test(w))))
-    out.push(`${WORKER_SERVICE}: must run \`n8n worker\` (with --concurrency=N at most)`);
-  for (const name of [EDITOR_SERVICE, WORKER_SERVICE]) {
-    const s = file.services[name];
-    if (!s) continue;
-    const env = environmentOf(s);
+  // One n8n: no other service runs n8n's image (a worker, a webhook process), so none runs workflows.
+  for (const [name, s] of Object.entries(file.services)) {
+    if (name !== N8N_SERVICE && s.image?.includes('n8nio/n8n'))
+      out.push(`${name}: only ${N8N_SERVICE} runs n8n (regular mode: it runs the workflows itself)`);
+  }
+  const n8n = file.services[N8N_SERVICE];
+  if (n8n) {
+    const env = environmentOf(n8n);
     const expected: Record<string, string> = {
-      EXECUTIONS_MODE: 'queue',
+      EXECUTIONS_MODE: 'regular',
       DB_TYPE: 'postgresdb',
       N8N_DIAGNOSTICS_ENABLED: 'false',
       N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -339,13 +374,13 @@ export function n8nViolations(file: ComposeFile, n8nVersion: string): string[] {
       MOCK_API_URL: `http://${API_SERVICE}:8081`,
     };
     for (const [key, value] of Object.entries(expected)) {
-      if (env[key] !== value) out.push(`${name}: ${key} must be ${value}`);
+      if (env[key] !== value) out.push(`${N8N_SERVICE}: ${key} must be ${value}`);
     }
   }
-  const deps = file.services[EDITOR_SERVICE]?.depends_on;
-  for (const dep of ['postgres', 'redis']) {
+  const deps = file.services[N8N_SERVICE]?.depends_on;
+  for (const dep of ['postgres']) {
     if (deps === undefined || Array.isArray(deps) || deps[dep]?.condition !== 'service_healthy')
-      out.push(`${EDITOR_SERVICE}: must wait for ${dep} with condition service_healthy`);
+      out.push(`${N8N_SERVICE}: must wait for ${dep} with condition service_healthy`);
   }
   return out;
 }
@@ -370,7 +405,7 @@ export function composeViolations(
 }
 
 /** The engine test's override may only swap how the unpullable services run, never what is tested. */
-export const OVERRIDABLE_SERVICES = ['postgres', 'redis', 'n8n', 'n8n-worker'];
+export const OVERRIDABLE_SERVICES = ['postgres', 'n8n'];
 export const OVERRIDABLE_KEYS = ['image', 'entrypoint', 'command', 'healthcheck'];
 
 export function overrideViolations(doc: unknown): string[] {

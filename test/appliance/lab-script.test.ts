@@ -284,9 +284,10 @@ exit 0
     expect(log).toMatch(/ build -q mock-api/);
     expect(log).toMatch(/ up -d --no-recreate/);
     const settings = readFileSync(join(fake, '.env'), 'utf8');
-    expect(settings).toMatch(/^LAB_WORKER_IP=172\.31\.250\.10$/m);
+    expect(settings).toMatch(/^LAB_N8N_RANGE=172\.31\.250\.32\/27$/m);
+    expect(settings).toMatch(/^LAB_FRONT_SUBNET=172\.31\.250\.192\/26$/m);
     expect(settings).toMatch(/^LAB_MODE=exercise$/m);
-    // compose.yaml's n8n and worker take `cpus: ${LAB_CPUS:-1}` from the settings file.
+    // compose.yaml's n8n takes `cpus: ${LAB_CPUS:-1}` from the settings file.
     expect(settings).toMatch(/^LAB_CPUS=0\.5$/m);
     expect(settings).toMatch(/^LAB_BACKEND_SUBNET=172\.31\.250\.64\/26$/m);
     expect(r.stderr).not.toMatch(/overlaps|in use|memory/);

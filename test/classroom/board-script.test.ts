@@ -44,7 +44,7 @@ case "$1 $2" in
 esac
 `;
 
-const SIX = ['mock-api', 'console', 'postgres', 'redis', 'n8n', 'n8n-worker'];
+const FOUR = ['mock-api', 'console', 'postgres', 'n8n'];
 const up = (lab: string, service: string) => `soar-lab-${lab} ${service} running Up 5 minutes (healthy)`;
 
 let fake: string;
@@ -89,18 +89,18 @@ describe('board.sh: each lab’s state', () => {
     writeFileSync(
       join(fake, 'ps'),
       [
-        ...SIX.map((s) => up('alice', s)),
+        ...FOUR.map((s) => up('alice', s)),
         'soar-lab-alice tools running Up 3 seconds',
-        ...SIX.map((s) => `soar-lab-bob ${s} exited Exited (0) 2 hours ago`),
-        ...SIX.filter((s) => s !== 'n8n-worker').map((s) => up('carol', s)),
-        ...SIX.map((s) =>
+        ...FOUR.map((s) => `soar-lab-bob ${s} exited Exited (0) 2 hours ago`),
+        ...FOUR.filter((s) => s !== 'n8n').map((s) => up('carol', s)),
+        ...FOUR.map((s) =>
           s === 'n8n' ? 'soar-lab-dave n8n running Up 1 minute (unhealthy)' : up('dave', s),
         ),
-        ...SIX.map((s) =>
+        ...FOUR.map((s) =>
           s === 'console' ? 'soar-lab-erin console exited Exited (1) 1 minute ago' : up('erin', s),
         ),
-        ...SIX.map((s) => up('frankie', s)),
-        ...SIX.map((s) => `soar-lab ${s} running Up 1 hour (healthy)`),
+        ...FOUR.map((s) => up('frankie', s)),
+        ...FOUR.map((s) => `soar-lab ${s} running Up 1 hour (healthy)`),
       ].join('\n'),
     );
     const r = await board(['board_states']);
@@ -108,7 +108,7 @@ describe('board.sh: each lab’s state', () => {
     expect(r.stdout.trim().split('\n')).toEqual([
       'alice running',
       'bob stopped',
-      'carol broken n8n-worker missing',
+      'carol broken n8n missing',
       'dave broken n8n unhealthy',
       'erin broken console exited',
       'frank absent',

@@ -186,18 +186,18 @@ describe('the class board over HTTP', () => {
   it('the states file decides each lab’s state; stopped, broken with why, absent', async () => {
     await writeStates(on, [
       { name: 'alice', state: 'stopped' },
-      { name: 'bob', state: 'broken', detail: 'n8n-worker exited' },
+      { name: 'bob', state: 'broken', detail: 'n8n exited' },
       { name: 'carol', state: 'absent' },
     ]);
     const report = await classJson();
     expect(report.labs.map((l) => [l.name, l.state, l.state_detail, l.up])).toEqual([
       ['alice', 'stopped', null, false],
-      ['bob', 'broken', 'n8n-worker exited', false],
+      ['bob', 'broken', 'n8n exited', false],
       ['carol', 'absent', null, false],
     ]);
     const content = (await get('/board/content')).text;
     expect(content).toContain('<tr data-lab="alice" data-state="stopped">');
-    expect(content).toContain('<div class="state-detail">n8n-worker exited</div>');
+    expect(content).toContain('<div class="state-detail">n8n exited</div>');
   });
 
   it('a states file that is unreadable: every lab folder, state unknown and why', async () => {

@@ -1,6 +1,6 @@
 /**
  * The lab's n8n environment (compose.yaml's `x-n8n-environment`) for one n8n on SQLite: prints KEY=VALUE
- * lines for test/editor/run.sh, without what only the lab's Postgres and queue mode need; `${VAR:-default}`
+ * lines for test/editor/run.sh, without what only the lab's Postgres needs; `${VAR:-default}`
  * takes its default. The caller sets the rest (port, folder, URLs, key, N8N_DISABLED_MODULES).
  *   npx tsx test/editor/lab-env.ts [compose.yaml]
  */
@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
-/** Postgres, Redis and the worker: the lab's, not a single SQLite instance's. */
-const NOT_FOR_SQLITE =
-  /^(DB_TYPE|DB_POSTGRESDB_\w+|EXECUTIONS_MODE|QUEUE_\w+|OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS)$/;
+/** Postgres: the lab's, not a single SQLite instance's. */
+const NOT_FOR_SQLITE = /^(DB_TYPE|DB_POSTGRESDB_\w+)$/;
 
 const ComposeSchema = z.looseObject({
   'x-n8n-environment': z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),

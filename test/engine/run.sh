@@ -2,10 +2,11 @@
 # The appliance proven on a real Docker engine (`make test-engine`, after `npm run build`).
 #
 # Builds the mock API's image from the Dockerfile, brings the compose topology up with docker/lab.sh
-# (the same commands as `make up`), proves worker -> mock API by service name, that nothing outside
-# the internal network reaches it, that it has no egress, that its hardening is in effect inside the
+# (the same commands as `make up`), proves n8n -> mock API by service name, that nothing outside
+# the internal network reaches it, that neither it nor n8n has egress, that n8n's editor reaches the host
+# only through the console's gate and that n8n cannot reach the console, that its hardening is in effect inside the
 # container, that `make reset` / `make health` work and that `make down` leaves nothing behind; reports
-# the time from up to healthy. Images that cannot be pulled here (n8n, Postgres, Redis) run as stand-ins
+# the time from up to healthy. Images that cannot be pulled here (n8n, Postgres) run as stand-ins
 # (test/engine/compose.stand-ins.yaml); the mock API and the networks are exactly compose.yaml's.
 #
 # Engine: $DOCKER_HOST when it answers; otherwise a private engine from ../shared/tools/docker-engine
@@ -70,8 +71,7 @@ pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS
 grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
 API=$(container_of "$PROJECT" mock-api)
-WORKER=$(container_of "$PROJECT" n8n-worker)
-MAIN=$(container_of "$PROJECT" n8n)
+N8N=$(container_of "$PROJECT" n8n)
 CONSOLE=$(container_of "$PROJECT" console)
 PG=$(container_of "$PROJECT" postgres)
 IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.0.0)
@@ -93,10 +93,16 @@ NETWORKS='{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}'
 # shellcheck disable=SC2016
 BINDINGS='{{range $p, $b := .NetworkSettings.Ports}}{{range $b}}{{$p}}={{.HostIp}}:{{.HostPort}} {{end}}{{end}}'
 check "mock API publishes no port" test -z "$(inspect "$API" "$PUBLISHED")"
-check "n8n worker publishes no port" test -z "$(inspect "$WORKER" "$PUBLISHED")"
+check "n8n publishes no port" test -z "$(inspect "$N8N" "$PUBLISHED")"
 check "mock API is on the internal network only" test "$(inspect "$API" "$NETWORKS")" = "$INTERNAL_NET "
-check "the n8n editor is published on 127.0.0.1 only" test \
-  "$(inspect "$MAIN" "$BINDINGS")" = "5678/tcp=127.0.0.1:5678 "
+n8n_internal_only() {
+  local net
+  for net in $(inspect "$N8N" "$NETWORKS"); do
+    echo "        $net internal: $(docker network inspect -f '{{.Internal}}' "$net")"
+    [ "$(docker network inspect -f '{{.Internal}}' "$net")" = true ] || return 1
+  done
+}
+check "n8n, which runs the workflows, is on internal networks only" n8n_internal_only
 check "the generated secrets file is private (mode 600)" test "$(stat -c %a "$LAB_ENV_FILE")" = 600
 check "the lab network is internal: true" test "$(docker network inspect -f '{{.Internal}}' "$INTERNAL_NET")" = true
 check "read-only root, cap_drop ALL, no-new-privileges, uid 1000 (inspect)" test \
@@ -119,9 +125,7 @@ check "root filesystem read-only (/ and /app: EROFS), /tmp writable" has '"root"
 
 # --- who reaches the mock API --------------------------------------------------------------------------
 log "reachability"
-check "worker -> mock API by service name (http://mock-api:8081/health)" fetch_in "$WORKER" http://mock-api:8081/health
-refute "n8n main (not on the lab network) -> mock API by name" fetch_in "$MAIN" http://mock-api:8081/health
-refute "n8n main -> mock API by address $API_IP" fetch_in "$MAIN" "http://$API_IP:8081/health"
+check "n8n -> mock API by service name (http://mock-api:8081/health)" fetch_in "$N8N" http://mock-api:8081/health
 refute "postgres (backend network) -> mock API by address" fetch_in "$PG" "http://$API_IP:8081/health"
 docker network create "$OUTSIDE_NET" >/dev/null
 docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-drop ALL "$BASE_IMAGE" \
@@ -134,14 +138,14 @@ if [ -n "$STARTED_ENGINE" ]; then
   # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
   in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
   refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
-  check "n8n editor published on 127.0.0.1:5678 (engine host)" in_engine http://127.0.0.1:5678/healthz
+  check "n8n editor published on 127.0.0.1:5678 through the console's gate (engine host)" in_engine http://127.0.0.1:5678/healthz
 fi
 
 # --- the lab console: its own way to the mock API is the socket volume, never the network ---------------
 log "the lab console"
 CONSOLE_PORT=${LAB_CONSOLE_PORT:-8088}
-check "the console is published on 127.0.0.1 only" test \
-  "$(inspect "$CONSOLE" "$BINDINGS")" = "8088/tcp=127.0.0.1:$CONSOLE_PORT "
+check "the console and its editor gate are published on 127.0.0.1 only" test \
+  "$(inspect "$CONSOLE" "$BINDINGS")" = "5678/tcp=127.0.0.1:5678 8088/tcp=127.0.0.1:$CONSOLE_PORT "
 check "the console is not on the internal network" bash -c \
   "! docker inspect -f '{{range \$n, \$_ := .NetworkSettings.Networks}}{{\$n}} {{end}}' $CONSOLE | grep -q '$INTERNAL_NET'"
 check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" test \
@@ -157,8 +161,11 @@ check "console serves the mock API's state through the socket, signed in with th
 refute "control: the same with a wrong secret" timeout 20 docker exec -e SECRET=not-the-lab-secret "$CONSOLE" node -e "$CONSOLE_STATE"
 check "the socket file is the service user's, mode 600" bash -c \
   "docker exec $API node -e 'const s=require(\"fs\").statSync(\"/run/mock-api/api.sock\");console.log(s.uid,(s.mode&0o777).toString(8));process.exit(s.uid===1000&&(s.mode&0o777)===0o600?0:1)'"
-check "console -> n8n main by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
-refute "n8n worker (lab network) has no socket volume" timeout 20 docker exec "$WORKER" node -e \
+check "console -> n8n by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
+check "control: the console's gate answers inside the console" fetch_in "$CONSOLE" http://127.0.0.1:5678/healthz
+refute "n8n -> the console (refused: n8n-front is CONSOLE_REFUSED_CLIENTS)" fetch_in "$N8N" http://console:8088/api/session
+refute "n8n -> the console's gate (refused likewise)" fetch_in "$N8N" http://console:5678/healthz
+refute "n8n (lab network) has no socket volume" timeout 20 docker exec "$N8N" node -e \
   'require("fs").statSync("/run/mock-api/api.sock")'
 if [ -n "$STARTED_ENGINE" ]; then
   # FETCH exits 1 on the 401 it must see (pipefail would take that for the pipeline's): its line is read.
@@ -175,7 +182,7 @@ fi
 log "egress"
 check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$OUTSIDE_IP:8080/"
 refute "mock API -> outside server (no egress)" fetch_in "$API" "http://$OUTSIDE_IP:8080/"
-refute "worker -> outside server (no egress)" fetch_in "$WORKER" "http://$OUTSIDE_IP:8080/"
+refute "n8n -> outside server (no egress)" fetch_in "$N8N" "http://$OUTSIDE_IP:8080/"
 
 # --- operator commands ---------------------------------------------------------------------------------
 log "operator commands (make health / reset / state)"
@@ -196,7 +203,7 @@ FETCH_HEALTH='fetch("http://mock-api:8081/health",{signal:AbortSignal.timeout(30
 SOCKET_HEALTH='require("http").get({socketPath:"/run/mock-api/api.sock",path:"/health",headers:{host:"mock-api"}},r=>{console.log(r.statusCode);process.exit(r.statusCode===200?0:1)}).on("error",e=>{console.log(e.code);process.exit(1)})'
 check "tools -> the mock API through its socket" tools_node "$SOCKET_HEALTH"
 refute "tools -> the mock API by service name" tools_node "$FETCH_HEALTH"
-check "tools -> n8n main by service name" tools_node 'fetch("http://n8n:5678/healthz").then(r=>process.exit(r.ok?0:1),()=>process.exit(1))'
+check "tools -> n8n by service name" tools_node 'fetch("http://n8n:5678/healthz").then(r=>process.exit(r.ok?0:1),()=>process.exit(1))'
 check "tools: uid 1000, read-only root, no capabilities" tools_node \
   'const s=require("fs").readFileSync("/proc/self/status","utf8");let w="writable";try{require("fs").writeFileSync("/x","")}catch(e){w=e.code}process.exit(/Uid:\s+1000\s+1000/.test(s)&&/CapEff:\s+0{16}/.test(s)&&w==="EROFS"?0:1)'
 nothing_listens_said_once() {

@@ -1,15 +1,18 @@
 /**
  * The lab on Kubernetes keeps compose.yaml's isolation: the table of who reaches whom taken from the
  * rendered NetworkPolicies (./netpol.ts) is the compose lab's, less the paths compose's shared networks
- * open that nothing in the lab uses (each named below with its reason); nothing crosses namespaces but
- * the lookups (wherever the cluster answers them, port 53 only), the set-up's calls to the API server and
- * the ingress controller's pods (those pods only); a stranger pod reaches nothing; and every single rule
- * taken out of a policy breaks the match.
+ * open that nothing in the lab uses (each named below with its reason), with the console's editor gate and
+ * its refusal of n8n's network modelled (each shown to count); nothing crosses namespaces but the lookups
+ * (wherever the cluster answers them, port 53 only), the set-up's calls to the API server and the ingress
+ * controller's pods (those pods only); a stranger pod reaches nothing; and every single rule taken out of
+ * a policy breaks the match.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readRepoFile } from '../appliance/compose-policy.js';
 import {
   API_SERVER,
   clusterTable,
+  composeFile,
   composeTable,
   DNS_SERVERS,
   podsOf,
@@ -30,23 +33,12 @@ const B = 'soar-lab-bob';
  * pod dials. The lab works without each of these (make test-lab proves the compose lab's own paths).
  */
 const NARROWED: Record<string, string> = {
-  'mock-api -> n8n-worker:5678/TCP': "the mock API dials nothing; the worker's health port is for its probe",
-  'mock-api -> internet:443/TCP': 'the console and the set-up dial n8n main only',
-  'mock-api -> internet:53/UDP': 'the console and the set-up dial n8n main only',
-  'n8n -> internet:443/TCP': 'outbound features are off: the lab never phones home',
-  'n8n -> internet:53/UDP': 'outbound features are off: the lab never phones home',
-  'n8n -> mock-api:8088/TCP': 'n8n never calls the console',
-  'n8n -> n8n-worker:5678/TCP': 'main and worker talk through Redis (queue mode)',
-  'n8n-worker -> n8n:5678/TCP': 'main and worker talk through Redis (queue mode)',
+  'mock-api -> internet:443/TCP': 'the console and the set-up dial n8n only',
+  'mock-api -> internet:53/UDP': 'the console and the set-up dial n8n only',
   'postgres -> n8n:5678/TCP': 'the database dials nothing',
-  'postgres -> n8n-worker:5678/TCP': 'the database dials nothing',
-  'postgres -> redis:6379/TCP': 'the database dials nothing',
-  'redis -> n8n:5678/TCP': 'the queue dials nothing',
-  'redis -> n8n-worker:5678/TCP': 'the queue dials nothing',
-  'redis -> postgres:5432/TCP': 'the queue dials nothing',
 };
 /** The pods that look names up (they dial by service name): the cluster's DNS, and only theirs. */
-const DNS_CLIENTS = ['mock-api', 'n8n', 'n8n-worker'];
+const DNS_CLIENTS = ['mock-api', 'n8n'];
 
 let objects: K8sObject[];
 /** The same class without K8S_HOST: port-forward only. */
@@ -65,7 +57,7 @@ beforeAll(() => {
   const service = (name: string) =>
     pods.find((p) => p.containers.includes(name === 'tools' ? 'n8n-setup' : name));
   podOf = Object.fromEntries(
-    ['mock-api', 'console', 'tools', 'n8n', 'n8n-worker', 'postgres', 'redis'].map((s) => [
+    Object.keys(composeFile().services).map((s) => [
       s,
       service(s)?.id.slice(A.length + 1) ?? `(no pod runs ${s})`,
     ]),
@@ -75,8 +67,8 @@ beforeAll(() => {
 /** A namespace's rows without the cluster's own services (compose's resolver is on no network). */
 const withoutDns = (rows: string[]) => rows.filter((r) => !/ -> (dns|api-server)\//.test(r));
 
-function expected(): string[] {
-  const compose = composeTable(podOf);
+function expected(text?: string): string[] {
+  const compose = composeTable(podOf, text);
   for (const row of Object.keys(NARROWED))
     expect(compose, `NARROWED names a path compose.yaml does not open: ${row}`).toContain(row);
   return compose.filter((row) => !Object.hasOwn(NARROWED, row));
@@ -87,30 +79,34 @@ describe('who reaches whom in a trainee namespace', () => {
     expect(withoutDns(rowsOf(clusterTable(objects), A)).filter((r) => !r.includes(STRANGER))).toEqual(
       expected(),
     );
-    expect(expected()).toEqual(
-      expect.arrayContaining([
-        'n8n-worker -> mock-api:8081/TCP',
-        'mock-api -> n8n:5678/TCP',
-        'n8n -> postgres:5432/TCP',
-        'n8n-worker -> redis:6379/TCP',
-        'host -> n8n:5678/TCP',
-        'host -> mock-api:8088/TCP',
-      ]),
-    );
+    expect(expected()).toEqual([
+      'host -> mock-api:8088/TCP',
+      'host -> n8n:5678/TCP',
+      'mock-api -> n8n:5678/TCP',
+      'n8n -> mock-api:8081/TCP',
+      'n8n -> postgres:5432/TCP',
+    ]);
   });
 
-  it('gives the mock API (8081) to the worker only', () => {
+  it('gives the mock API (8081) to n8n only', () => {
     const to8081 = clusterTable(objects).filter((r) => r.endsWith(`${A}/mock-api:8081/TCP`));
-    expect(to8081).toEqual([`${A}/n8n-worker -> ${A}/mock-api:8081/TCP`]);
+    expect(to8081).toEqual([`${A}/n8n -> ${A}/mock-api:8081/TCP`]);
   });
 
-  it('gives Postgres and Redis to n8n main and worker only', () => {
+  it('gives Postgres to n8n only', () => {
     const table = clusterTable(objects);
-    for (const dst of ['postgres:5432', 'redis:6379'])
-      expect(table.filter((r) => r.endsWith(`${A}/${dst}/TCP`)).map((r) => r.split(' -> ')[0])).toEqual([
-        `${A}/n8n`,
-        `${A}/n8n-worker`,
-      ]);
+    expect(table.filter((r) => r.endsWith(`${A}/postgres:5432/TCP`)).map((r) => r.split(' -> ')[0])).toEqual([
+      `${A}/n8n`,
+    ]);
+  });
+
+  it("lets n8n, where the trainee's workflows run, dial the mock API, Postgres and DNS, nothing else", () => {
+    const out = rowsOf(clusterTable(objects), A).filter((r) => r.startsWith('n8n -> '));
+    expect(out.filter((r) => !r.includes(' -> dns/'))).toEqual([
+      'n8n -> mock-api:8081/TCP',
+      'n8n -> postgres:5432/TCP',
+    ]);
+    expect(out.filter((r) => r.includes(' -> dns/')).every((r) => /:53\/(UDP|TCP)$/.test(r))).toBe(true);
   });
 
   it("lets the pods that dial by name reach the cluster's DNS wherever it answers, on port 53 only", () => {
@@ -143,6 +139,51 @@ describe('who reaches whom in a trainee namespace', () => {
   it("gives the API server to the set-up's pod only, on its own ports", () => {
     const rows = rowsOf(clusterTable(objects), A).filter((r) => r.includes(' -> api-server/'));
     expect(rows).toEqual(API_SERVER.map((a) => `mock-api -> ${a.id}:${a.ports[0]?.port}/TCP`));
+  });
+});
+
+describe("compose's table: the console's editor gate and its refusal of n8n's network", () => {
+  const composeText = readRepoFile('compose.yaml');
+  /** compose.yaml with one change, which must change the text (else the control would prove nothing). */
+  const edited = (from: RegExp, to: string) => {
+    const text = composeText.replace(from, to);
+    expect(text, `compose.yaml has no ${from}`).not.toBe(composeText);
+    return text;
+  };
+  const clusterRows = () => withoutDns(rowsOf(clusterTable(objects), A)).filter((r) => !r.includes(STRANGER));
+
+  it("reaches n8n's editor from the host through the console's gate alone: n8n publishes no port", () => {
+    const file = composeFile();
+    expect(file.services.n8n?.ports ?? []).toEqual([]);
+    expect(expected()).toContain('host -> n8n:5678/TCP');
+  });
+
+  it('control: a gate on a console that shares no network with n8n passes nothing through', () => {
+    const text = edited(/^( {4}networks: )\[editor, n8n-front\]$/m, '$1[editor]');
+    expect(expected(text)).not.toContain('host -> n8n:5678/TCP');
+    expect(clusterRows().filter((r) => !expected(text).includes(r))).toEqual(['host -> n8n:5678/TCP']);
+  });
+
+  it('control: without EDITOR_GATE_PORT the console would publish a port nothing listens on', () => {
+    const text = edited(/^ *EDITOR_GATE_PORT:.*\n/m, '');
+    expect(() => composeTable(podOf, text)).toThrow('console publishes 5678, where nothing listens');
+  });
+
+  it("keeps n8n from the console although they share n8n-front (CONSOLE_REFUSED_CLIENTS: n8n-front's subnet)", () => {
+    expect(composeTable(podOf).filter((r) => r.startsWith('n8n -> mock-api:'))).toEqual([
+      'n8n -> mock-api:8081/TCP',
+    ]);
+  });
+
+  it('control: without CONSOLE_REFUSED_CLIENTS, n8n reaches the console and the tables differ', () => {
+    const text = edited(/^ *CONSOLE_REFUSED_CLIENTS:.*\n/m, '');
+    expect(expected(text)).not.toEqual(clusterRows());
+    expect(expected(text).filter((r) => !clusterRows().includes(r))).toEqual(['n8n -> mock-api:8088/TCP']);
+  });
+
+  it("control: refusing an address block that is not n8n-front's subnet keeps nothing out", () => {
+    const text = edited(/^( *CONSOLE_REFUSED_CLIENTS:).*$/m, '$1 10.9.9.0/24');
+    expect(expected(text).filter((r) => !clusterRows().includes(r))).toEqual(['n8n -> mock-api:8088/TCP']);
   });
 });
 
@@ -253,11 +294,11 @@ describe('every rule counts', () => {
   });
 
   it('one rule taken out fails the comparison with the compose table', () => {
-    const [what, policies] = mutations().find(([w]) => w.startsWith('n8n-worker egress[2]')) ?? [];
+    const [what, policies] = mutations().find(([w]) => w === 'n8n egress[1] removed') ?? [];
     expect(what).toBeDefined();
     const rows = withoutDns(rowsOf(clusterTable(objects, policies), A)).filter((r) => !r.includes(STRANGER));
     expect(rows).not.toEqual(expected());
-    expect(expected().filter((r) => !rows.includes(r))).toEqual(['n8n-worker -> mock-api:8081/TCP']);
+    expect(expected().filter((r) => !rows.includes(r))).toEqual(['n8n -> mock-api:8081/TCP']);
   });
 
   it('the world holds both trainee namespaces', () => {

@@ -5,6 +5,7 @@
  * ports kept; the hand-out private; the image by tag or digest, with a registry login when asked; an Ingress
  * per trainee when asked; and one-line refusals.
  */
+import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -19,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ANSWERS, documents, type K8sObject, render } from './render.js';
+import { ANSWERS, documents, type K8sObject, render, STAND_IN_BIN } from './render.js';
 
 const secretsOf = (labDir: string, name: string) =>
   readFileSync(join(labDir, 'labs/k8s', name, 'secrets.env'), 'utf8');
@@ -49,9 +50,10 @@ function clusterWithAlice(secret: string): string {
   if (secret) writeFileSync(join(dir, 'soar-lab-alice/lab-secrets'), secret);
   return dir;
 }
+/** An older lab's Secret: without the console's secret (added since), with the queue's Redis password. */
 const ALICE_ON_CLUSTER =
-  'CONSOLE_SECRET=0123456789abcdef01234567\nN8N_ENCRYPTION_KEY=aa\nN8N_OWNER_EMAIL=alice@soar-lab.test\n' +
-  'N8N_OWNER_PASSWORD=Lab-000000000000-Aa1\nPOSTGRES_PASSWORD=the-first-one\n';
+  'N8N_ENCRYPTION_KEY=aa\nN8N_OWNER_EMAIL=alice@soar-lab.test\nN8N_OWNER_PASSWORD=Lab-000000000000-Aa1\n' +
+  'POSTGRES_PASSWORD=the-first-one\nREDIS_PASSWORD=the-queue-one\n';
 
 describe('make k8s-render', () => {
   it('writes the manifests to a private file, prints none, and says where they and the hand-out are', () => {
@@ -86,10 +88,10 @@ describe('make k8s-render', () => {
     expect(secretsOf(first.labDir, 'carol')).not.toBe(secrets);
   });
 
-  it("makes every secret a lab needs, Redis's password among them, private", () => {
+  it('makes every secret a lab needs, and no other, private', () => {
     const run = render('alice\n');
     const text = secretsOf(run.labDir, 'alice');
-    for (const key of ['N8N_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'REDIS_PASSWORD', 'CONSOLE_SECRET'])
+    for (const key of ['N8N_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'CONSOLE_SECRET'])
       expect(text).toMatch(new RegExp(`^${key}=[0-9a-f]{24,64}$`, 'm'));
     expect(mode(join(run.labDir, 'labs/k8s/alice/secrets.env'))).toBe(0o600);
     const secret = find(documents(run.manifests), 'soar-lab-alice', 'Secret', 'lab-secrets');
@@ -99,8 +101,33 @@ describe('make k8s-render', () => {
       'N8N_OWNER_EMAIL',
       'N8N_OWNER_PASSWORD',
       'POSTGRES_PASSWORD',
-      'REDIS_PASSWORD',
     ]);
+  });
+
+  it("drops the queue's Redis password from a lab rendered before n8n's regular mode, keeping the rest", () => {
+    const first = render('alice\n');
+    const file = join(first.labDir, 'labs/k8s/alice/secrets.env');
+    const before = secretsOf(first.labDir, 'alice');
+    writeFileSync(file, `${before}REDIS_PASSWORD=${'0'.repeat(48)}\n`);
+    const again = render('alice\n', {}, first.labDir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(secretsOf(first.labDir, 'alice')).toBe(before);
+    expect(mode(file)).toBe(0o600);
+    const secret = find(documents(again.manifests), 'soar-lab-alice', 'Secret', 'lab-secrets');
+    expect(Object.keys(secret?.data ?? {})).not.toContain('REDIS_PASSWORD');
+  });
+
+  it('control: a secrets file with the password left in would carry it into the Secret', () => {
+    const first = render('alice\n');
+    const dir = join(first.labDir, 'labs/k8s/alice');
+    writeFileSync(join(dir, 'secrets.env'), `${secretsOf(first.labDir, 'alice')}REDIS_PASSWORD=x\n`);
+    const run = spawnSync(join(STAND_IN_BIN, 'kubectl'), ['kustomize', dir], {
+      env: { ...process.env, K8S_ANSWERS: ANSWERS },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const secret = find(documents(run.stdout), 'soar-lab-alice', 'Secret', 'lab-secrets');
+    expect(Object.keys(secret?.data ?? {})).toContain('REDIS_PASSWORD');
   });
 
   it("reads a running lab's secrets back from the cluster instead of making new ones (another checkout)", () => {
@@ -109,7 +136,9 @@ describe('make k8s-render', () => {
     const text = secretsOf(run.labDir, 'alice');
     expect(text).toContain('POSTGRES_PASSWORD=the-first-one\n');
     expect(text).toContain('N8N_OWNER_PASSWORD=Lab-000000000000-Aa1\n');
-    expect(text).toMatch(/^REDIS_PASSWORD=[0-9a-f]{48}$/m);
+    // The console's secret, which the older lab lacks, is made; the queue's password is not kept.
+    expect(text).toMatch(/^CONSOLE_SECRET=[0-9a-f]{24}$/m);
+    expect(text).not.toContain('REDIS_PASSWORD');
     expect(mode(join(run.labDir, 'labs/k8s/alice/secrets.env'))).toBe(0o600);
     const secret = find(documents(run.manifests), 'soar-lab-alice', 'Secret', 'lab-secrets');
     expect(Buffer.from(String(secret?.data.POSTGRES_PASSWORD), 'base64').toString()).toBe('the-first-one');

@@ -1,9 +1,9 @@
 /**
- * How a rendered lab starts and stays up on a cluster: n8n main and worker wait for Postgres and Redis
- * (compose.yaml's service_healthy); every container has startup, readiness and liveness probes; Redis has
- * the lab's password and n8n uses it; the set-up keeps the lab's key in the Secret lab-api-key with a token
- * only it mounts, allowed that one Secret only, and the console starts with or without a key. Each check
- * returns what it finds wrong, so that each is shown to fail on a manifest broken on purpose.
+ * How a rendered lab starts and stays up on a cluster: n8n waits for Postgres (compose.yaml's
+ * service_healthy), and nothing else of the lab (no worker, no queue: n8n's regular mode); every container
+ * has startup, readiness and liveness probes; the set-up keeps the lab's key in the Secret lab-api-key with
+ * a token only it mounts, allowed that one Secret only, and the console starts with or without a key. Each
+ * check returns what it finds wrong, so that each is shown to fail on a manifest broken on purpose.
  */
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -23,23 +23,18 @@ const get = (kind: string, name: string) =>
   ) as K8sObject;
 const spec = (o: K8sObject) => podTemplate(o).spec;
 const envOf = (c: K8sObject, name: string) => (c.env ?? []).find((e: K8sObject) => e.name === name);
-const fromSecret = (c: K8sObject, name: string, secret: string, key: string) =>
-  envOf(c, name)?.valueFrom?.secretKeyRef?.name === secret &&
-  envOf(c, name)?.valueFrom?.secretKeyRef?.key === key;
 
-/** n8n's pods wait for the database and the queue, by the Services' names and ports, with Redis's password. */
+/** n8n's pod waits for the database, by the Service's name and port, and for nothing else. */
 function startOrderViolations(o: K8sObject): string[] {
   const out: string[] = [];
   const init: K8sObject[] = spec(o).initContainers ?? [];
-  const [pg, redis] = init;
-  if (init.map((c) => c.name).join() !== 'wait-for-postgres,wait-for-redis')
-    out.push(`${o.metadata.name}: does not wait for postgres, then redis`);
+  const [pg] = init;
+  if (init.map((c) => c.name).join() !== 'wait-for-postgres')
+    out.push(
+      `${o.metadata.name}: waits for ${init.map((c) => c.name).join(', ') || 'nothing'}, not postgres alone`,
+    );
   if (!/pg_isready .*-h postgres -p 5432/.test(pg?.command?.join(' ') ?? ''))
     out.push(`${o.metadata.name}: does not ask postgres:5432 whether it accepts connections`);
-  if (!/redis-cli -h redis -p 6379 ping/.test(redis?.command?.join(' ') ?? ''))
-    out.push(`${o.metadata.name}: does not ping redis:6379`);
-  if (!redis || !fromSecret(redis, 'REDISCLI_AUTH', 'lab-secrets', 'REDIS_PASSWORD'))
-    out.push(`${o.metadata.name}: pings Redis without its password`);
   return out;
 }
 
@@ -52,21 +47,24 @@ function probeViolations(o: K8sObject): string[] {
   );
 }
 
-/** Redis asks for the lab's password; n8n main and worker give it. */
-function redisPasswordViolations(redis: K8sObject, n8nPods: K8sObject[]): string[] {
+/**
+ * The lab's parts, by their pods' component label: n8n's regular mode runs in one pod with its database,
+ * and no worker or queue is left over (nor a secret of theirs).
+ */
+function partsViolations(objects: K8sObject[]): string[] {
   const out: string[] = [];
-  const c = spec(redis).containers[0];
-  const command: string[] = c.command ?? [];
-  if (
-    command[command.indexOf('--requirepass') + 1] !== '$(REDIS_PASSWORD)' ||
-    !command.includes('--requirepass')
-  )
-    out.push('redis: no --requirepass $(REDIS_PASSWORD)');
-  if (!fromSecret(c, 'REDIS_PASSWORD', 'lab-secrets', 'REDIS_PASSWORD'))
-    out.push("redis: the password is not the lab's");
-  for (const o of n8nPods)
-    if (!fromSecret(spec(o).containers[0], 'QUEUE_BULL_REDIS_PASSWORD', 'lab-secrets', 'REDIS_PASSWORD'))
-      out.push(`${o.metadata.name}: no QUEUE_BULL_REDIS_PASSWORD from the lab's secrets`);
+  const ours = objects.filter((o) => o.metadata?.namespace === NS);
+  const components = ours
+    .filter((o) => WORKLOAD_KINDS.includes(o.kind))
+    .map((o) => podTemplate(o).labels['app.kubernetes.io/component'])
+    .sort();
+  if (components.join() !== 'mock-api,n8n,postgres') out.push(`the lab's pods are ${components.join(', ')}`);
+  const n8n = ours.find((o) => o.kind === 'Deployment' && o.metadata.name === 'n8n');
+  if (n8n && spec(n8n).containers[0].args !== undefined)
+    out.push(`n8n: runs ${spec(n8n).containers[0].args.join(' ')}, not n8n's own start`);
+  const text = JSON.stringify(ours);
+  for (const gone of ['n8n-worker', 'redis', 'REDIS_PASSWORD', 'QUEUE_BULL'])
+    if (text.toLowerCase().includes(gone.toLowerCase())) out.push(`${gone} is still named`);
   return out;
 }
 
@@ -112,28 +110,79 @@ function setupViolations(
   return out;
 }
 
-describe('start order', () => {
-  it('n8n main and worker wait for Postgres, then Redis, before they start', () => {
-    for (const name of ['n8n', 'n8n-worker'])
-      expect(startOrderViolations(get('Deployment', name))).toEqual([]);
-    expect(get('Service', 'postgres').spec.ports[0].port).toBe(5432);
-    expect(get('Service', 'redis').spec.ports[0].port).toBe(6379);
+describe('the parts of a lab', () => {
+  it("n8n in its regular mode, its database and the mock API's pod: no worker, no queue", () => {
+    expect(partsViolations(objects)).toEqual([]);
   });
 
   it.each([
-    ['without the wait for Redis', (o: K8sObject) => spec(o).initContainers.pop(), 'redis'],
+    [
+      'a worker beside n8n',
+      (all: K8sObject[]) => {
+        const n8n = all.find((o) => o.kind === 'Deployment' && o.metadata.name === 'n8n');
+        const worker = structuredClone(n8n) as K8sObject;
+        worker.metadata.name = 'n8n-worker';
+        podTemplate(worker).labels['app.kubernetes.io/component'] = 'n8n-worker';
+        spec(worker).containers[0].args = ['worker', '--concurrency=5'];
+        all.push(worker);
+      },
+      "the lab's pods are mock-api, n8n, n8n-worker, postgres",
+    ],
+    [
+      'n8n started as a worker',
+      (all: K8sObject[]) => {
+        const n8n = all.find((o) => o.kind === 'Deployment' && o.metadata.name === 'n8n');
+        spec(n8n as K8sObject).containers[0].args = ['worker'];
+      },
+      "n8n: runs worker, not n8n's own start",
+    ],
+    [
+      "a queue's password left in n8n's environment",
+      (all: K8sObject[]) => {
+        const n8n = all.find((o) => o.kind === 'Deployment' && o.metadata.name === 'n8n');
+        spec(n8n as K8sObject).containers[0].env.push({
+          name: 'QUEUE_BULL_REDIS_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'lab-secrets', key: 'REDIS_PASSWORD' } },
+        });
+      },
+      'QUEUE_BULL is still named',
+    ],
+  ])('fails with %s', (_, breakIt, reason) => {
+    const broken = structuredClone(objects);
+    breakIt(broken);
+    expect(partsViolations(broken).join('\n')).toContain(reason);
+  });
+});
+
+describe('start order', () => {
+  it('n8n waits for Postgres before it starts, and for nothing else', () => {
+    expect(startOrderViolations(get('Deployment', 'n8n'))).toEqual([]);
+    expect(get('Service', 'postgres').spec.ports[0].port).toBe(5432);
+  });
+
+  it("only n8n waits in an init container of its own (the mock API's set-up waits for n8n itself)", () => {
+    const waiting = objects
+      .filter((o) => WORKLOAD_KINDS.includes(o.kind) && o.metadata.namespace === NS)
+      .filter((o) => (spec(o).initContainers ?? []).some((c: K8sObject) => c.name.startsWith('wait-for-')))
+      .map((o) => o.metadata.name);
+    expect(waiting).toEqual(['n8n']);
+  });
+
+  it.each([
+    ['without the wait', (o: K8sObject) => spec(o).initContainers.pop(), 'not postgres alone'],
+    [
+      'waiting for the mock API too (the set-up in its pod waits for n8n: neither would start)',
+      (o: K8sObject) =>
+        spec(o).initContainers.push({ ...spec(o).initContainers[0], name: 'wait-for-mock-api' }),
+      'not postgres alone',
+    ],
     [
       'asking another host',
       (o: K8sObject) => (spec(o).initContainers[0].command[2] = 'pg_isready -h db'),
       'postgres:5432',
     ],
-    [
-      'pinging without the password',
-      (o: K8sObject) => delete spec(o).initContainers[1].env,
-      'without its password',
-    ],
   ])('fails %s', (_, breakIt, reason) => {
-    const broken = get('Deployment', 'n8n-worker');
+    const broken = get('Deployment', 'n8n');
     breakIt(broken);
     expect(startOrderViolations(broken).join('\n')).toContain(reason);
   });
@@ -142,7 +191,7 @@ describe('start order', () => {
 describe('health', () => {
   it('every container of every workload has startup, readiness and liveness probes', () => {
     const workloads = objects.filter((o) => WORKLOAD_KINDS.includes(o.kind));
-    expect(workloads).toHaveLength(5);
+    expect(workloads).toHaveLength(3);
     expect(workloads.flatMap(probeViolations)).toEqual([]);
   });
 
@@ -154,27 +203,6 @@ describe('health', () => {
       expect(probeViolations(broken)).toEqual([`mock-api/console: no ${probe}`]);
     },
   );
-});
-
-describe("Redis's password", () => {
-  const n8nPods = () => [get('Deployment', 'n8n'), get('Deployment', 'n8n-worker')];
-  it("Redis asks for the lab's password and n8n main and worker give it (QUEUE_BULL_REDIS_PASSWORD)", () => {
-    expect(redisPasswordViolations(get('Deployment', 'redis'), n8nPods())).toEqual([]);
-    expect(get('Secret', 'lab-secrets').data.REDIS_PASSWORD).toMatch(/^[A-Za-z0-9+/=\n]{40,}$/);
-  });
-
-  it('fails on a Redis without a password, or an n8n without it', () => {
-    const redis = get('Deployment', 'redis');
-    spec(redis).containers[0].command = ['redis-server', '--save', '', '--appendonly', 'no'];
-    expect(redisPasswordViolations(redis, n8nPods())).toEqual(['redis: no --requirepass $(REDIS_PASSWORD)']);
-    const [main, worker] = n8nPods() as [K8sObject, K8sObject];
-    spec(worker).containers[0].env = spec(worker).containers[0].env.filter(
-      (e: K8sObject) => e.name !== 'QUEUE_BULL_REDIS_PASSWORD',
-    );
-    expect(redisPasswordViolations(get('Deployment', 'redis'), [main, worker])).toEqual([
-      "n8n-worker: no QUEUE_BULL_REDIS_PASSWORD from the lab's secrets",
-    ]);
-  });
 });
 
 describe("the set-up and the lab's key", () => {

@@ -84,22 +84,22 @@ describe('make k8s-verify', () => {
     const because = '(the network plugin does not enforce NetworkPolicy)';
     expect(run.lines).toEqual(
       ['alice', 'bob'].flatMap((name) =>
-        ['mock-api:8081', 'redis:6379', 'postgres:5432', 'n8n:5678', 'console:8088'].map(
+        ['mock-api:8081', 'postgres:5432', 'n8n:5678', 'console:8088'].map(
           (door) => `${name}: a pod in another namespace reaches ${door} ${because}`,
         ),
       ),
     );
-    expect(run.stderr).toBe('lab: 10 failure(s) in 2 lab(s)');
+    expect(run.stderr).toBe('lab: 8 failure(s) in 2 lab(s)');
   });
 
   it('one enforcement gap, one line', () => {
     const run = verify(
       answers('class-ready', (d) =>
-        replace(join(d, 'probe-output'), 'closed redis.soar-lab-bob', 'open redis.soar-lab-bob'),
+        replace(join(d, 'probe-output'), 'closed postgres.soar-lab-bob', 'open postgres.soar-lab-bob'),
       ),
     );
     expect(run.lines).toEqual([
-      'bob: a pod in another namespace reaches redis:6379 (the network plugin does not enforce NetworkPolicy)',
+      'bob: a pod in another namespace reaches postgres:5432 (the network plugin does not enforce NetworkPolicy)',
     ]);
   });
 
@@ -126,8 +126,8 @@ describe('make k8s-verify', () => {
     ],
     [
       'a part with no pod',
-      (d: string) => replace(join(d, 'soar-lab-alice/pods'), /^redis .*\n/m, ''),
-      'alice: no pod of redis',
+      (d: string) => replace(join(d, 'soar-lab-alice/pods'), /^postgres .*\n/m, ''),
+      'alice: no pod of postgres',
     ],
     [
       'a key not kept',
@@ -166,7 +166,15 @@ describe('make k8s-verify', () => {
     const targets = pod?.spec.containers[0].command.slice(3);
     expect(targets).toContain('kubernetes.default.svc:443');
     expect(targets).toContain('mock-api.soar-lab-bob.svc:8081');
-    expect(targets).toHaveLength(11);
+    expect(targets).toEqual([
+      'kubernetes.default.svc:443',
+      ...['alice', 'bob'].flatMap((name) =>
+        ['mock-api:8081', 'postgres:5432', 'n8n:5678', 'console:8088'].map((door) => {
+          const [service, port] = door.split(':');
+          return `${service}.soar-lab-${name}.svc:${port}`;
+        }),
+      ),
+    ]);
   });
 
   it('refuses in one line when it cannot ask the cluster', () => {

@@ -82,17 +82,18 @@ ip_on() { docker inspect -f "{{(index .NetworkSettings.Networks \"$1_$3\").IPAdd
 
 class_isolation() {
   log "isolation between labs"
-  local a_worker a_console b_api b_main b_pg b_console
-  a_worker=$(container_of soar-lab-a n8n-worker)
+  local a_n8n a_console b_api b_n8n b_pg b_console
+  a_n8n=$(container_of soar-lab-a n8n)
   a_console=$(container_of soar-lab-a console)
   b_api=$(ip_on soar-lab-b mock-api lab-internal)
-  b_main=$(ip_on soar-lab-b n8n n8n-backend)
+  b_n8n=$(ip_on soar-lab-b n8n n8n-front)
   b_pg=$(ip_on soar-lab-b postgres n8n-backend)
   b_console=$(ip_on soar-lab-b console editor)
-  check "control: lab b's worker reaches its own mock API at $b_api" fetch_in "$(container_of soar-lab-b n8n-worker)" "http://$b_api:8081/health"
-  refute "lab a's worker -> lab b's mock API ($b_api)" fetch_in "$a_worker" "http://$b_api:8081/health"
-  refute "lab a's worker -> lab b's n8n ($b_main:5678)" fetch_in "$a_worker" "http://$b_main:5678/healthz"
-  refute "lab a's worker -> lab b's Postgres ($b_pg:5432)" fetch_in "$a_worker" "http://$b_pg:5432/"
+  check "control: lab b's n8n reaches its own mock API at $b_api" fetch_in "$(container_of soar-lab-b n8n)" "http://$b_api:8081/health"
+  refute "lab a's n8n -> lab b's mock API ($b_api)" fetch_in "$a_n8n" "http://$b_api:8081/health"
+  refute "lab a's n8n -> lab b's n8n ($b_n8n:5678)" fetch_in "$a_n8n" "http://$b_n8n:5678/healthz"
+  refute "lab a's n8n -> lab b's Postgres ($b_pg:5432)" fetch_in "$a_n8n" "http://$b_pg:5432/"
+  refute "lab a's console -> lab b's n8n ($b_n8n:5678)" fetch_in "$a_console" "http://$b_n8n:5678/healthz"
   refute "lab a's console -> lab b's console ($b_console:8088)" fetch_in "$a_console" "http://$b_console:8088/api/session"
   make_lab solution LAB=b >/dev/null
   in_ns bash -c 'LAB=b bash docker/lab.sh api POST /notify "{\"channel\":\"email\",\"recipient\":\"x\",\"message\":\"only-in-lab-b\"}"' >/dev/null
@@ -293,7 +294,7 @@ class_bundle() {
   BUNDLE_MB=$(($(stat -c %s "$bundle" 2>/dev/null || echo 0) / 1000000))
   check "make class-down removes the class" make_lab class-down ROSTER="$ROSTER_FILE"
   check_nothing_left soar-lab-b "$ROOT/labs/b.env"
-  for image in soar-lab/mock-api:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine redis:7.4.1-alpine; do
+  for image in soar-lab/mock-api:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
     docker rmi -f "$image" >/dev/null 2>&1 || true
   done
   check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"

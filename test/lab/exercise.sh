@@ -170,8 +170,8 @@ starter_published() { lab_trainee --unpublish && lab_trainee --publish 'Starter:
 
 exercise_isolation() {
   log "hardening in effect inside every container (every process, read from /proc)"
-  local spec api worker main console api_ip outside_ip
-  for spec in mock-api:1000 console:1000 n8n:1000 n8n-worker:1000 postgres:70 redis:999; do
+  local spec api n8n console api_ip outside_ip
+  for spec in mock-api:1000 console:1000 n8n:1000 postgres:70; do
     check "${spec%%:*}: every process uid ${spec#*:}, no capabilities, NoNewPrivs, read-only root" \
       hardening_of "$(container_of soar-lab "${spec%%:*}")" "${spec#*:}"
   done
@@ -180,22 +180,22 @@ exercise_isolation() {
     node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
   outside_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
   refute "control: a container run without the hardening fails the same check" hardening_of "$OUTSIDE_BOX" 1000
-  # The processor limits (compose's, n8n main and the worker LAB_CPUS' default 1), as the engine applies
-  # them; the control is the container run without them.
-  check "processor limits: n8n and the worker 1 core, Postgres, the console and the mock API half, Redis a quarter" \
-    has_cpu_limits soar-lab "console=0.5 mock-api=0.5 n8n-worker=1 n8n=1 postgres=0.5 redis=0.25"
+  # The processor limits (compose's, n8n LAB_CPUS' default 1), as the engine applies them; the control is
+  # the container run without them.
+  check "processor limits: n8n 1 core, Postgres, the console and the mock API half" \
+    has_cpu_limits soar-lab "console=0.5 mock-api=0.5 n8n=1 postgres=0.5"
   check "control: the container run without them has none" test "$(docker inspect -f '{{.HostConfig.NanoCpus}}' "$OUTSIDE_BOX")" = 0
 
   log "reachability and egress"
   api=$(container_of soar-lab mock-api)
-  worker=$(container_of soar-lab n8n-worker)
-  main=$(container_of soar-lab n8n)
+  n8n=$(container_of soar-lab n8n)
   console=$(container_of soar-lab console)
   api_ip=$(docker inspect -f '{{(index .NetworkSettings.Networks "soar-lab_lab-internal").IPAddress}}' "$api")
   check "the mock API has the lab network's .2 ($api_ip)" test "$api_ip" = 172.30.66.2
-  check "worker -> mock API by service name (http://mock-api:8081/health)" fetch_in "$worker" http://mock-api:8081/health
-  refute "n8n main (not on the lab network) -> mock API by name" fetch_in "$main" http://mock-api:8081/health
-  refute "n8n main -> mock API by address $api_ip" fetch_in "$main" "http://$api_ip:8081/health"
+  check "n8n -> mock API by service name (http://mock-api:8081/health)" fetch_in "$n8n" http://mock-api:8081/health
+  refute "n8n -> the console (refused: CONSOLE_REFUSED_CLIENTS)" fetch_in "$n8n" http://console:8088/api/session
+  refute "n8n -> the console's editor gate (refused likewise)" fetch_in "$n8n" http://console:5678/healthz
+  check "control: the console reaches n8n through its own gate" fetch_in "$console" http://127.0.0.1:5678/healthz
   refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$api_ip:8081/health"
   refute "the console -> mock API by service name" fetch_in "$console" http://mock-api:8081/health
   refute "the console -> mock API by address $api_ip" fetch_in "$console" "http://$api_ip:8081/health"
@@ -206,7 +206,7 @@ exercise_isolation() {
   fi
   check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$outside_ip:8080/"
   refute "mock API -> outside server (no egress)" fetch_in "$api" "http://$outside_ip:8080/"
-  refute "worker -> outside server (no egress)" fetch_in "$worker" "http://$outside_ip:8080/"
+  refute "n8n -> outside server (no egress)" fetch_in "$n8n" "http://$outside_ip:8080/"
   docker rm -f "$OUTSIDE_BOX" >/dev/null
   docker network rm "$OUTSIDE_NET" >/dev/null
   IDLE_MIB=$(lab_memory soar-lab)

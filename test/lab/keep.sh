@@ -98,7 +98,7 @@ exercise_keep() {
   check "... the editor holds exactly the trainee's workflows" same_workflows after-engine
   check "... make check STAGE=enrich passes" passes_stage enrich
 
-  docker rm -f "$(container_of soar-lab n8n)" "$(container_of soar-lab n8n-worker)" >/dev/null
+  docker rm -f "$(container_of soar-lab n8n)" >/dev/null
   check "control: with n8n's containers removed, nothing listens" test "$(http_code POST "$WEBHOOK" '{}')" = 000
   rc=0
   out=$(make_lab up 2>&1) || rc=$?

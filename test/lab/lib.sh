@@ -42,7 +42,7 @@ http_code() {
 
 # hardening_of CONTAINER UID: every process runs as UID (real, effective, saved, fs), with no capability
 # (effective, permitted, bounding), NoNewPrivs, and a read-only root mount. A process that exits between
-# `docker top` and the read of its /proc files (n8n's worker starts short-lived ones) is passed over,
+# `docker top` and the read of its /proc files (n8n starts short-lived ones) is passed over,
 # only when its /proc entry is gone; at least one process must have been read.
 hardening_of() {
   local pid status mounts uids caps nnp root bad="" seen=0
@@ -76,7 +76,7 @@ lab_memory() {
 }
 
 # cpu_limits PROJECT: "service=cores ..." of a project's running containers, as the engine applies them,
-# in byte order whatever the locale (n8n-worker before n8n).
+# in byte order whatever the locale (n8n-front before n8n, were it a service).
 cpu_limits() {
   docker ps -q --filter "label=com.docker.compose.project=$1" | xargs -r docker inspect \
     -f '{{index .Config.Labels "com.docker.compose.service"}} {{.HostConfig.NanoCpus}}' |

@@ -1,8 +1,8 @@
-// Stand-ins for the images that cannot be pulled on a machine without a registry (n8n, Postgres, Redis),
+// Stand-ins for the images that cannot be pulled on a machine without a registry (n8n, Postgres),
 // used only by the engine test's compose override. Each keeps the real service's port, healthcheck
 // path and lifetime, so that the topology, its networks and its start-up order are exercised as they
 // are; none of them stands in for the mock API, which always runs from the real image.
-//   node stand-in.mjs postgres | redis | n8n-main | n8n-worker | probe PORT
+//   node stand-in.mjs postgres | n8n | probe PORT
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 
@@ -21,7 +21,7 @@ function tcp(port, onData) {
   onSigterm(server);
 }
 
-function n8nHttp(extra) {
+function n8nHttp() {
   let ownerSetUp = false;
   const server = createHttpServer((req, res) => {
     const json = (status, body) => {
@@ -31,7 +31,7 @@ function n8nHttp(extra) {
     if (req.method === 'GET' && (req.url === '/healthz' || req.url === '/healthz/readiness')) {
       return json(200, { status: 'ok' });
     }
-    if (extra && req.method === 'POST' && req.url === '/rest/owner/setup') {
+    if (req.method === 'POST' && req.url === '/rest/owner/setup') {
       req.resume();
       if (ownerSetUp) return json(400, { message: 'Instance owner already setup' });
       ownerSetUp = true;
@@ -39,17 +39,17 @@ function n8nHttp(extra) {
     }
     // `make up` makes an API key for the lab (login, then the key) and checks it; `make reset` stops the
     // unfinished runs with it. The stand-in has no runs: it answers as n8n does with none.
-    if (extra && req.method === 'POST' && req.url === '/rest/login') {
+    if (req.method === 'POST' && req.url === '/rest/login') {
       req.resume();
       res.setHeader('set-cookie', 'n8n-auth=stand-in; Path=/; HttpOnly');
       return json(200, { data: {} });
     }
-    if (extra && req.method === 'POST' && req.url === '/rest/api-keys') {
+    if (req.method === 'POST' && req.url === '/rest/api-keys') {
       req.resume();
       if (req.headers.cookie !== 'n8n-auth=stand-in') return json(401, { message: 'Unauthorized' });
       return json(200, { data: { rawApiKey: 'stand-in-api-key' } });
     }
-    if (extra && req.url?.startsWith('/api/v1/')) {
+    if (req.url?.startsWith('/api/v1/')) {
       req.resume();
       if (req.headers['x-n8n-api-key'] !== 'stand-in-api-key') return json(401, { message: 'unauthorized' });
       if (req.method === 'POST' && req.url === '/api/v1/executions/stop') return json(200, { stopped: 0 });
@@ -72,14 +72,8 @@ switch (role) {
   case 'postgres':
     tcp(5432, () => {});
     break;
-  case 'redis':
-    tcp(6379, (socket) => socket.write('+PONG\r\n'));
-    break;
-  case 'n8n-main':
-    n8nHttp(true);
-    break;
-  case 'n8n-worker':
-    n8nHttp(false);
+  case 'n8n':
+    n8nHttp();
     break;
   case 'probe':
     probe(arg);
