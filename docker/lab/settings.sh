@@ -91,8 +91,10 @@ load_settings() {
   LAB_EDITOR_SUBNET="$(int_to_ip $((first + 128)))/26"
   LAB_FRONT_SUBNET="$(int_to_ip $((first + 192)))/26"
   LAB_API_IP=$(int_to_ip $((first + 2)))
-  # n8n's addresses on the lab network (its ip_range): the mock API admits these only.
+  # n8n's addresses on the lab network (its ip_range): the mock API admits these only; the host's address
+  # on it (the gateway) is kept out of them.
   LAB_N8N_RANGE="$(int_to_ip $((first + 32)))/27"
+  LAB_INTERNAL_GATEWAY=$(int_to_ip $((first + 1)))
   # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
@@ -102,7 +104,7 @@ load_settings() {
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
   export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE
+    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY
 }
 
 # A running lab keeps the settings it was made with.
@@ -127,7 +129,7 @@ ensure_env_file() {
     umask 077
     {
       echo "# Written by \`make up$LAB_ARG\` (docker/lab.sh) for this lab only; removed by \`make down$LAB_ARG\`. Never commit it."
-      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE; do
+      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY; do
         echo "$name=${!name}"
       done
       for name in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD; do

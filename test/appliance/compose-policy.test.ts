@@ -44,6 +44,7 @@ describe('compose.yaml', () => {
       LAB_FRONT_SUBNET: '10.77.5.192/26',
       LAB_API_IP: '10.77.5.2',
       LAB_N8N_RANGE: '10.77.5.32/27',
+      LAB_INTERNAL_GATEWAY: '10.77.5.1',
       LAB_EDITOR_PORT: '5700',
       LAB_CONSOLE_PORT: '8090',
     };
@@ -64,7 +65,7 @@ describe('compose.yaml', () => {
       ALLOWED_CLIENTS: '10.77.5.32/27,127.0.0.1/32',
     });
     expect(file.networks?.['lab-internal']).toMatchObject({
-      ipam: { config: [{ subnet: '10.77.5.0/26', ip_range: '10.77.5.32/27' }] },
+      ipam: { config: [{ subnet: '10.77.5.0/26', ip_range: '10.77.5.32/27', gateway: '10.77.5.1' }] },
     });
     expect(file.networks?.['n8n-backend']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.64/26' }] } });
     expect(file.networks?.editor).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.128/26' }] } });
@@ -193,6 +194,26 @@ const brokenCompose: {
           'lab-internal': { ipv4_address: '172.30.66.10' },
         },
       };
+    },
+  },
+  {
+    name: "the lab network's gateway, the host's address, is left to Docker (the range's first)",
+    expect: /network lab-internal: its gateway \(the host's address\) must be set outside n8n's addresses/,
+    check: isolationViolations,
+    mutate: (f) => {
+      const config = (f.networks?.['lab-internal'] as { ipam: { config: { gateway?: string }[] } }).ipam
+        .config;
+      delete config[0]?.gateway;
+    },
+  },
+  {
+    name: "the lab network's gateway inside n8n's range",
+    expect: /network lab-internal: its gateway \(the host's address\) must be set outside n8n's addresses/,
+    check: isolationViolations,
+    mutate: (f) => {
+      const config = (f.networks?.['lab-internal'] as { ipam: { config: { gateway?: string }[] } }).ipam
+        .config;
+      if (config[0]) config[0].gateway = '172.30.66.33';
     },
   },
   {

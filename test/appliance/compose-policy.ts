@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { parseCidrList } from '../../app/service-kit/cidr.js';
 
 const here = new URL('.', import.meta.url);
 export const repoRoot = new URL('../../', here);
@@ -250,19 +251,23 @@ export function isolationViolations(file: ComposeFile): string[] {
   for (const net of apiNets) {
     if (networksOf(n8n)[net]?.ipv4_address !== undefined)
       out.push(`${N8N_SERVICE}: no fixed address on ${net} (a one-off n8n would find it taken)`);
-    const range = ipamOf(file, net)?.ip_range;
+    const { ip_range: range, gateway } = ipamOf(file, net) ?? {};
     if (range === undefined) out.push(`network ${net}: needs an ip_range, n8n's addresses`);
     else if (!clients.includes(range))
       out.push(`${API_SERVICE}: ALLOWED_CLIENTS must admit n8n's addresses ${range} (${net}'s ip_range)`);
+    // The gateway is the host's address on the network; Docker gives the range's first when none is set.
+    if (range !== undefined && (gateway === undefined || parseCidrList([range])?.includes(gateway)))
+      out.push(
+        `network ${net}: its gateway (the host's address) must be set outside n8n's addresses ${range}`,
+      );
   }
   return out;
 }
 
 /** A network's first address pool, as compose's ipam gives it. */
-function ipamOf(file: ComposeFile, net: string): { subnet?: string; ip_range?: string } | undefined {
-  const network = file.networks?.[net] as {
-    ipam?: { config?: { subnet?: string; ip_range?: string }[] };
-  } | null;
+type Pool = { subnet?: string; ip_range?: string; gateway?: string };
+function ipamOf(file: ComposeFile, net: string): Pool | undefined {
+  const network = file.networks?.[net] as { ipam?: { config?: Pool[] } } | null;
   return network?.ipam?.config?.[0];
 }
 

@@ -286,6 +286,7 @@ exit 0
     const settings = readFileSync(join(fake, '.env'), 'utf8');
     expect(settings).toMatch(/^LAB_N8N_RANGE=172\.31\.250\.32\/27$/m);
     expect(settings).toMatch(/^LAB_FRONT_SUBNET=172\.31\.250\.192\/26$/m);
+    expect(settings).toMatch(/^LAB_INTERNAL_GATEWAY=172\.31\.250\.1$/m);
     expect(settings).toMatch(/^LAB_MODE=exercise$/m);
     // compose.yaml's n8n takes `cpus: ${LAB_CPUS:-1}` from the settings file.
     expect(settings).toMatch(/^LAB_CPUS=0\.5$/m);

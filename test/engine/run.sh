@@ -79,7 +79,7 @@ INTERNAL_NET=${PROJECT}_lab-internal
 API_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$INTERNAL_NET\").IPAddress}}" "$API")
 
 # node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
-FETCH='const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'
+FETCH='process.on("beforeExit",()=>{console.log("closed without an answer");process.exit(1)});const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'
 fetch_in() { timeout 20 docker exec "$1" node -e "$FETCH" "$2"; }
 
 # --- the mock API's container as configured --------------------------------------------------------
