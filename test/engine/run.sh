@@ -66,7 +66,7 @@ if ! timeout $((LAB_HEALTH_TIMEOUT + 300)) bash docker/lab.sh up >"$WORK/up.log"
   summary
 fi
 UP_SECONDS=$((SECONDS - up_start))
-HEALTHY_SECONDS=$(sed -n 's/^The lab is up (\([0-9]*\) s.*/\1/p' "$WORK/up.log")
+HEALTHY_SECONDS=$(sed -n 's/.*every service healthy after \([0-9]*\) s.*/\1/p' "$WORK/up.log")
 pass "make up brings the lab up healthy (build + start + healthy in ${UP_SECONDS} s)"
 grep -E 'healthy after|owner|lab is up' "$WORK/up.log" | sed 's/^/        /'
 
