@@ -74,8 +74,8 @@ describe('compose.yaml', () => {
 
   it('control: n8n addresses the API does not admit break the policy', () => {
     const env = { LAB_SUBNET: '10.77.5.0/24', LAB_API_IP: '10.77.5.2', LAB_N8N_RANGE: '10.77.5.32/27' };
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
     const text = composeText.replace(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
       'ALLOWED_CLIENTS: ${LAB_N8N_RANGE:-172.30.66.32/27}',
       'ALLOWED_CLIENTS: 10.77.5.0/26',
     );
@@ -86,8 +86,8 @@ describe('compose.yaml', () => {
 
   it("control: the console's refusal for another network than n8n-front's breaks the policy", () => {
     const env = { LAB_FRONT_SUBNET: '10.77.5.192/26' };
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
     const text = composeText.replace(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
       'CONSOLE_REFUSED_CLIENTS: ${LAB_FRONT_SUBNET:-172.30.66.192/26}',
       'CONSOLE_REFUSED_CLIENTS: 10.77.5.128/26',
     );
@@ -103,6 +103,17 @@ describe('compose.yaml', () => {
     ]);
   });
 });
+
+/** The lab network's first address pool, to break. */
+function labPool(f: ComposeFile): { gateway?: string } {
+  const net = f.networks?.['lab-internal'] as
+    | { ipam?: { config?: { gateway?: string }[] } }
+    | null
+    | undefined;
+  const pool = net?.ipam?.config?.[0];
+  if (!pool) throw new Error('lab-internal has no address pool');
+  return pool;
+}
 
 /** Deliberately broken variants: each must fail its check, for its reason. */
 const brokenCompose: {
@@ -201,9 +212,7 @@ const brokenCompose: {
     expect: /network lab-internal: its gateway \(the host's address\) must be set outside n8n's addresses/,
     check: isolationViolations,
     mutate: (f) => {
-      const config = (f.networks?.['lab-internal'] as { ipam: { config: { gateway?: string }[] } }).ipam
-        .config;
-      delete config[0]?.gateway;
+      delete labPool(f).gateway;
     },
   },
   {
@@ -211,9 +220,7 @@ const brokenCompose: {
     expect: /network lab-internal: its gateway \(the host's address\) must be set outside n8n's addresses/,
     check: isolationViolations,
     mutate: (f) => {
-      const config = (f.networks?.['lab-internal'] as { ipam: { config: { gateway?: string }[] } }).ipam
-        .config;
-      if (config[0]) config[0].gateway = '172.30.66.33';
+      labPool(f).gateway = '172.30.66.33';
     },
   },
   {
