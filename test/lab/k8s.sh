@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The Kubernetes lab's set-up container (`cli.js k8s-init`, deploy/kubernetes/base/mock-api.yaml), run
 # against the real n8n of the running compose lab (part of test/lab/run.sh): the lab's image with the init
-# container's settings and hardening, on the lab's editor network (where n8n answers by its service name,
+# container's settings and hardening, on the lab's n8n-front network (where n8n answers by its service name,
 # as in a trainee's namespace). On a cluster the key is kept in the lab's Secret; here in a file of the
 # test's own (the set-up's file store), which outlives each run as the Secret outlives each pod. It makes
 # the key once, which n8n's API then accepts; a later start keeps it without a login, so a changed password
@@ -12,7 +12,7 @@ K8S_KEY_DIR=$WORK/k8s-key
 
 # k8s_run PASSWORD COMMAND: one cli.js command as the init container runs it; lines in $WORK/k8s-setup.log.
 k8s_run() {
-  docker run --rm --network soar-lab_editor --read-only --cap-drop ALL --security-opt no-new-privileges \
+  docker run --rm --network soar-lab_n8n-front --read-only --cap-drop ALL --security-opt no-new-privileges \
     --user 1000:1000 --tmpfs /tmp -v "$K8S_KEY_DIR:/lab/n8n-key" \
     -v "$ROOT/docker/workflows:/lab/workflows:ro" \
     -e N8N_URL=http://n8n:5678 -e N8N_API_KEY_FILE=/lab/n8n-key/n8n-api-key -e LAB_MODE=exercise \
