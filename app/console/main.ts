@@ -80,8 +80,8 @@ function main(): void {
   const stop = (signal: string) => {
     feed.stop();
     api.close();
-    // A running check is ended first (SIGTERM, SIGKILL after 5 s): no checker outlives its console.
     gate?.close();
+    // A running check is ended first (SIGTERM, SIGKILL after 5 s): no checker outlives its console.
     void checks.stop().finally(() => {
       server.close(() => process.stdout.write(`console stopped (${signal})\n`, () => process.exit(0)));
       if ('closeAllConnections' in server) server.closeAllConnections();
