@@ -46,9 +46,11 @@ process.stdout.write("{\n  \"lab\": " + JSON.stringify(process.env.LAB_NAME) + "
 
 # n8n's CLI in a one-off container of the lab's n8n service, the script on argv: `n8n_oneoff SCRIPT`.
 # Its database is started (and waited for) when the lab is stopped.
+# Through the service's secrets entrypoint (docker/n8n/secrets-entrypoint.sh), which writes the database
+# password and the encryption key into the files n8n reads, out of n8n's environment.
 n8n_oneoff() {
-  compose run --rm -T --entrypoint sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" \
-    -e MADE_BY="${MADE_BY:-save}" n8n -c "$1"
+  compose run --rm -T --entrypoint /bin/sh -e INDEX_JS="${INDEX_JS//$'\n'/ }" -e LAB_NAME="${LAB:-}" \
+    -e MADE_BY="${MADE_BY:-save}" n8n /lab/secrets-entrypoint.sh sh -c "$1"
 }
 
 # Whether the lab has a database to save from (its Postgres volume exists, whatever its containers do).

@@ -41,7 +41,7 @@ compose_run() {
   service=$1
   shift
   case "$service" in
-    n8n) env "${envs[@]}" PATH="$state/bin:$PATH" N8N_DB="$state/n8n" sh "$@" ;;
+    n8n) [ "${1:-}" != /lab/secrets-entrypoint.sh ] || shift 2; env "${envs[@]}" PATH="$state/bin:$PATH" N8N_DB="$state/n8n" sh "$@" ;;
     tools) tools "$@" ;;
     *) echo "fake docker: no service $service" >&2; return 1 ;;
   esac
