@@ -26,6 +26,14 @@ RUN npm run build \
 
 FROM ${APP_ARTEFACTS} AS artefacts
 
+# The lab's walls (compose.yaml's `walls` service, docker/walls/walls.sh, mounted from the checkout): the
+# same base with Debian's iptables, which holds both of a host's kinds (nft and legacy).
+FROM ${NODE_IMAGE} AS walls
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends iptables \
+  && rm -rf /var/lib/apt/lists/*
+CMD ["sh", "/walls.sh"]
+
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8081
 WORKDIR /app

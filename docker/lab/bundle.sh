@@ -8,7 +8,7 @@ cmd_bundle() {
   local file=${LAB_BUNDLE:-$ROOT/soar-lab-images.tar.gz} start=$SECONDS images missing
   need_docker
   load_settings
-  compose build mock-api
+  compose build mock-api walls
   images=$(lab_images)
   missing=$(for i in $images; do docker image inspect "$i" >/dev/null 2>&1 || echo "$i"; done)
   if [ -n "$missing" ]; then

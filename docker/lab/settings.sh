@@ -95,6 +95,9 @@ load_settings() {
   # on it (the gateway) is kept out of them.
   LAB_N8N_RANGE="$(int_to_ip $((first + 32)))/27"
   LAB_INTERNAL_GATEWAY=$(int_to_ip $((first + 1)))
+  # The bridges' names: soar-<the /24's three octets in hex>-<i|b|e|f> (at most 15 characters), one set a
+  # lab, named so that the walls service can name them (compose.yaml).
+  LAB_BRIDGE_PREFIX=$(printf 'soar-%06x' $((first >> 8)))
   # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
@@ -104,7 +107,7 @@ load_settings() {
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
   export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY
+    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX
 }
 
 # A running lab keeps the settings it was made with.
@@ -129,7 +132,7 @@ ensure_env_file() {
     umask 077
     {
       echo "# Written by \`make up$LAB_ARG\` (docker/lab.sh) for this lab only; removed by \`make down$LAB_ARG\`. Never commit it."
-      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY; do
+      for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX; do
         echo "$name=${!name}"
       done
       for name in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD; do

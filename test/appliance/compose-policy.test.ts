@@ -11,6 +11,7 @@ import {
   parseYaml,
   readRepoFile,
   schemaViolations,
+  wallsViolations,
 } from './compose-policy.js';
 
 const composeText = readRepoFile('compose.yaml');
@@ -45,6 +46,7 @@ describe('compose.yaml', () => {
       LAB_API_IP: '10.77.5.2',
       LAB_N8N_RANGE: '10.77.5.32/27',
       LAB_INTERNAL_GATEWAY: '10.77.5.1',
+      LAB_BRIDGE_PREFIX: 'soar-0a4d05',
       LAB_EDITOR_PORT: '5700',
       LAB_CONSOLE_PORT: '8090',
     };
@@ -70,6 +72,11 @@ describe('compose.yaml', () => {
     expect(file.networks?.['n8n-backend']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.64/26' }] } });
     expect(file.networks?.editor).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.128/26' }] } });
     expect(file.networks?.['n8n-front']).toMatchObject({ ipam: { config: [{ subnet: '10.77.5.192/26' }] } });
+    expect(service(file, 'walls').environment).toMatchObject({
+      WALLS_TAG: 'soar-0a4d05',
+      WALLS_NETS:
+        '10.77.5.0/26=soar-0a4d05-i 10.77.5.64/26=soar-0a4d05-b 10.77.5.128/26=soar-0a4d05-e 10.77.5.192/26=soar-0a4d05-f',
+    });
   });
 
   it('control: n8n addresses the API does not admit break the policy', () => {
@@ -245,6 +252,81 @@ const brokenCompose: {
     check: isolationViolations,
     mutate: (f) => {
       service(f, 'mock-api').environment = { HOST: '0.0.0.0', ALLOWED_HOSTS: 'mock-api' };
+    },
+  },
+  {
+    name: "an internal network's bridge holds the host's address (Docker's default)",
+    expect: /network n8n-front: n8n is on it, so its bridge must hold no address of the host/,
+    check: isolationViolations,
+    mutate: (f) => {
+      delete f.networks?.['n8n-front']?.driver_opts?.['com.docker.network.bridge.inhibit_ipv4'];
+    },
+  },
+  {
+    name: 'no walls service',
+    expect: /walls: service missing/,
+    check: wallsViolations,
+    mutate: (f) => {
+      delete f.services.walls;
+    },
+  },
+  {
+    name: 'the walls leave a network out',
+    expect: /WALLS_NETS must hold network editor's 172\.30\.66\.128\/26=soar-ac1e42-e/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const env = service(f, 'walls').environment as Record<string, string>;
+      env.WALLS_NETS = (env.WALLS_NETS ?? '').replace('172.30.66.128/26=soar-ac1e42-e', '');
+    },
+  },
+  {
+    name: "a network's bridge is left to Docker to name",
+    expect: /network editor: its bridge must be named/,
+    check: wallsViolations,
+    mutate: (f) => {
+      delete f.networks?.editor?.driver_opts?.['com.docker.network.bridge.name'];
+    },
+  },
+  {
+    name: 'the walls gain another capability',
+    expect: /walls: cap_add must be exactly NET_ADMIN and NET_RAW/,
+    check: wallsViolations,
+    mutate: (f) => {
+      service(f, 'walls').cap_add = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'];
+    },
+  },
+  {
+    name: "the walls mount the engine's socket",
+    expect: /walls: its one mount must be/,
+    check: wallsViolations,
+    mutate: (f) => {
+      service(f, 'walls').volumes?.push('/var/run/docker.sock:/var/run/docker.sock');
+    },
+  },
+  {
+    name: 'the walls join a network of the lab',
+    expect: /walls: network_mode must be host[\s\S]*walls: joins no network/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const walls = service(f, 'walls');
+      delete walls.network_mode;
+      walls.networks = ['editor'];
+    },
+  },
+  {
+    name: "another service on the host's network",
+    expect: /console: only the walls may use network_mode/,
+    check: wallsViolations,
+    mutate: (f) => {
+      service(f, 'console').network_mode = 'host';
+    },
+  },
+  {
+    name: 'the console starts before the walls are up',
+    expect: /console: must start once the walls are healthy/,
+    check: wallsViolations,
+    mutate: (f) => {
+      service(f, 'console').depends_on = { 'mock-api': { condition: 'service_healthy' } };
     },
   },
   {

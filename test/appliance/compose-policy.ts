@@ -23,6 +23,14 @@ export const N8N_SERVICE = 'n8n';
 export const CONSOLE_SERVICE = 'console';
 /** The lab's tools (the stage checker, the matrix, n8n's set-up): run one at a time, never by `up`. */
 export const TOOLS_SERVICE = 'tools';
+/**
+ * The wall against routed clients (docker/walls/walls.sh): the one service on the host's network, as
+ * root with NET_ADMIN and NET_RAW and nothing else; the hardening rules it cannot keep are checked by
+ * wallsViolations instead.
+ */
+export const WALLS_SERVICE = 'walls';
+const WALLS_CAPABILITIES = ['NET_ADMIN', 'NET_RAW'];
+const WALLS_SCRIPT_MOUNT = './docker/walls/walls.sh:/walls.sh:ro';
 /** The one service allowed to publish ports, on 127.0.0.1 only. */
 const PUBLISHED_SERVICES = [CONSOLE_SERVICE];
 
@@ -66,7 +74,11 @@ const Service = z.looseObject({
 export type Service = z.infer<typeof Service>;
 const Network = z.union([
   z.null(),
-  z.looseObject({ internal: z.boolean().optional(), external: z.unknown().optional() }),
+  z.looseObject({
+    internal: z.boolean().optional(),
+    external: z.unknown().optional(),
+    driver_opts: z.record(z.string(), z.string()).optional(),
+  }),
 ]);
 export const ComposeFile = z.looseObject({
   services: z.record(z.string(), Service),
@@ -182,16 +194,17 @@ export function hardeningViolations(file: ComposeFile): string[] {
     if (!s.tmpfs || s.tmpfs.length === 0)
       out.push(`${name}: a read-only service needs tmpfs for its scratch paths`);
     if (!s.cap_drop?.includes('ALL')) out.push(`${name}: cap_drop must include ALL`);
-    if (s.cap_add && s.cap_add.length > 0) out.push(`${name}: cap_add must not be used`);
+    const walls = name === WALLS_SERVICE;
+    if (!walls && s.cap_add && s.cap_add.length > 0) out.push(`${name}: cap_add must not be used`);
     if (s.privileged === true) out.push(`${name}: must not be privileged`);
     if (!s.security_opt?.some((o) => /^no-new-privileges(:true)?$/.test(o)))
       out.push(`${name}: security_opt must set no-new-privileges`);
-    if (isRootUser(s.user)) out.push(`${name}: user must be set and not root`);
+    if (!walls && isRootUser(s.user)) out.push(`${name}: user must be set and not root`);
     if (s.mem_limit === undefined) out.push(`${name}: mem_limit must be set`);
     if (s.pids_limit === undefined || Number(s.pids_limit) <= 0) out.push(`${name}: pids_limit must be set`);
     // A processor limit on every service (n8n's from LAB_CPUS, whose 0 is the trainer's choice of none).
     if (s.cpus === undefined || !(Number(s.cpus) >= 0)) out.push(`${name}: cpus must be set`);
-    if (s.network_mode !== undefined) out.push(`${name}: network_mode must not be used`);
+    if (!walls && s.network_mode !== undefined) out.push(`${name}: network_mode must not be used`);
     if (!shots.has(name) && (!s.healthcheck?.test || s.healthcheck.disable === true))
       out.push(`${name}: a healthcheck is needed`);
   }
@@ -216,6 +229,11 @@ export function isolationViolations(file: ComposeFile): string[] {
     if (file.networks?.[net]?.internal !== true)
       out.push(
         `network ${net}: n8n runs the trainee's workflows, so each of its networks must be internal: true`,
+      );
+    // Docker gives the host an address on an internal network too (its gateway): not here.
+    if (file.networks?.[net]?.driver_opts?.[INHIBIT_IPV4] !== 'true')
+      out.push(
+        `network ${net}: n8n is on it, so its bridge must hold no address of the host (${INHIBIT_IPV4})`,
       );
   }
   for (const [name, s] of Object.entries(file.services)) {
@@ -261,6 +279,44 @@ export function isolationViolations(file: ComposeFile): string[] {
         `network ${net}: its gateway (the host's address) must be set outside n8n's addresses ${range}`,
       );
   }
+  return out;
+}
+
+const INHIBIT_IPV4 = 'com.docker.network.bridge.inhibit_ipv4';
+const BRIDGE_NAME = 'com.docker.network.bridge.name';
+
+/**
+ * The walls: on the host's network as root with NET_ADMIN and NET_RAW only, no port, no network, its
+ * script read-only as its one mount; every network of the lab named (its bridge, at most 15 characters)
+ * and covered by a `SUBNET=BRIDGE` pair of WALLS_NETS; the console starts once the walls are healthy.
+ */
+export function wallsViolations(file: ComposeFile): string[] {
+  const out: string[] = [];
+  const walls = file.services[WALLS_SERVICE];
+  if (!walls) return [`${WALLS_SERVICE}: service missing (the wall against routed clients)`];
+  if (walls.network_mode !== 'host') out.push(`${WALLS_SERVICE}: network_mode must be host`);
+  if (walls.networks !== undefined) out.push(`${WALLS_SERVICE}: joins no network of the lab`);
+  if ((walls.ports ?? []).length > 0) out.push(`${WALLS_SERVICE}: must publish no ports`);
+  if ([...(walls.cap_add ?? [])].sort().join() !== WALLS_CAPABILITIES.join())
+    out.push(`${WALLS_SERVICE}: cap_add must be exactly ${WALLS_CAPABILITIES.join(' and ')}`);
+  if ((walls.volumes ?? []).join() !== WALLS_SCRIPT_MOUNT)
+    out.push(`${WALLS_SERVICE}: its one mount must be ${WALLS_SCRIPT_MOUNT}`);
+  for (const [name, s] of Object.entries(file.services)) {
+    if (name !== WALLS_SERVICE && s.network_mode !== undefined)
+      out.push(`${name}: only the walls may use network_mode`);
+  }
+  const pairs = new Set((environmentOf(walls).WALLS_NETS ?? '').split(/\s+/).filter(Boolean));
+  for (const net of Object.keys(file.networks ?? {})) {
+    const bridge = file.networks?.[net]?.driver_opts?.[BRIDGE_NAME];
+    const subnet = ipamOf(file, net)?.subnet;
+    if (bridge === undefined || bridge.length > 15)
+      out.push(`network ${net}: its bridge must be named (${BRIDGE_NAME}, at most 15 characters)`);
+    else if (subnet === undefined || !pairs.has(`${subnet}=${bridge}`))
+      out.push(`${WALLS_SERVICE}: WALLS_NETS must hold network ${net}'s ${subnet}=${bridge}`);
+  }
+  const deps = file.services[CONSOLE_SERVICE]?.depends_on;
+  if (Array.isArray(deps) || deps?.[WALLS_SERVICE]?.condition !== 'service_healthy')
+    out.push(`${CONSOLE_SERVICE}: must start once the walls are healthy (depends_on)`);
   return out;
 }
 
@@ -404,6 +460,7 @@ export function composeViolations(
     ...schema,
     ...hardeningViolations(parsed.data),
     ...isolationViolations(parsed.data),
+    ...wallsViolations(parsed.data),
     ...consoleViolations(parsed.data),
     ...n8nViolations(parsed.data, n8nVersion),
   ];

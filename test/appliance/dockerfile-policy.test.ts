@@ -53,7 +53,7 @@ const broken: [string, (text: string) => string, RegExp][] = [
   ['a single stage', (t) => t.slice(0, t.indexOf('FROM ')) + t.slice(t.indexOf(RUNTIME_FROM)), /multi-stage/],
   [
     'a shell-form CMD (SIGTERM goes to sh)',
-    (t) => t.replace(/^CMD \[.*$/m, 'CMD node dist/app/api/main.js'),
+    (t) => t.replace(/^CMD \["node".*$/m, 'CMD node dist/app/api/main.js'),
     /exec form/,
   ],
 ];

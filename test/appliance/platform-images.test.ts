@@ -1,6 +1,6 @@
 /**
  * The lab test's look-alike images (test/lab/images) must carry exactly the names compose.yaml pins for
- * the images it pulls, and the n8n one must be built from the n8n version the e2e tests install: else
+ * the images it pulls or builds from a pulled base (the walls), and the n8n one must be built from the n8n version the e2e tests install: else
  * the lab test would run compose.yaml against an image it never pulls, or pull nothing it built.
  */
 import { readdirSync } from 'node:fs';
@@ -16,14 +16,21 @@ function recipeTags(recipes: Record<string, string>): Record<string, string | un
   );
 }
 
-/** The images compose.yaml pulls: those of services without `build:`, less the ones another service builds. */
+/**
+ * The images the lab test cannot make from this checkout: those compose.yaml pulls (services without
+ * `build:`, less the ones another service builds), and those it builds from a Dockerfile stage that
+ * installs Debian's packages into the pulled base (`build.target`: the walls). The mock API's own
+ * image is built from the checkout's artefacts instead.
+ */
 function pulledImages(composeText: string): string[] {
   const services = Object.values(ComposeFile.parse(parseYaml(composeText)).services);
   const built = new Set(services.filter((s) => s.build !== undefined).map((s) => s.image));
+  const fromStage = (s: (typeof services)[number]) =>
+    typeof s.build === 'object' && s.build !== null && 'target' in s.build;
   const images = services
-    .filter((s) => s.build === undefined)
+    .filter((s) => (s.build === undefined && !built.has(s.image)) || fromStage(s))
     .map((s) => s.image)
-    .filter((i): i is string => typeof i === 'string' && !built.has(i));
+    .filter((i): i is string => typeof i === 'string');
   return [...new Set(images)].sort();
 }
 
@@ -62,7 +69,7 @@ const n8nVersion = e2eN8nVersion();
 
 describe('test/lab/images look-alikes', () => {
   it('build exactly the images compose.yaml pulls, n8n at the e2e version', () => {
-    expect(Object.keys(recipes).sort()).toEqual(['n8n', 'postgres']);
+    expect(Object.keys(recipes).sort()).toEqual(['n8n', 'postgres', 'walls']);
     expect(pulledImages(composeText)).toEqual(Object.values(recipeTags(recipes)).sort());
     expect(imageDrift(composeText, recipes, buildScript, n8nVersion)).toEqual([]);
   });

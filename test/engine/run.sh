@@ -20,6 +20,8 @@ WORK=$(mktemp -d /tmp/soar-lab-engine-test.XXXXXX)
 LOG_TAG=engine-test
 # shellcheck source=../lib/engine.sh
 . test/lib/engine.sh
+# shellcheck source=walls.sh
+. test/engine/walls.sh
 # A named lab of its own (project soar-lab-etest, settings in labs/etest.env), on the lab's default slot.
 export LAB=etest LAB_SUBNET=172.30.66.0/24 LAB_EDITOR_PORT=5678 LAB_CONSOLE_PORT=8088
 PROJECT=soar-lab-$LAB
@@ -35,6 +37,7 @@ OUTSIDE_BOX=soar-lab-etest-outside-box
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  walls_cleanup
   if engine_answers; then
     LAB_FORCE_DOWN=1 timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
@@ -56,6 +59,8 @@ require_buildkit
 log "base image, the production artefacts and the stand-ins"
 mock_api_artefacts "$BASE_IMAGE" "$ARTEFACTS_IMAGE"
 timeout 120 docker build -q -t "$STAND_IN_IMAGE" --build-arg BASE="$BASE_IMAGE" test/engine/stand-in >/dev/null
+# The walls' image: its base cannot be pulled here; a look-alike from Debian's packages (cached).
+timeout 900 bash test/lab/images/build.sh walls 2>&1 | sed -u 's/^/        /'
 
 # --- up --------------------------------------------------------------------------------------------
 log "make up (docker/lab.sh up): build from the Dockerfile, start, wait until healthy"
@@ -139,6 +144,11 @@ if [ -n "$STARTED_ENGINE" ]; then
   in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
   refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
   check "n8n editor published on 127.0.0.1:5678 through the console's gate (engine host)" in_engine http://127.0.0.1:5678/healthz
+fi
+
+if [ -n "$STARTED_ENGINE" ]; then
+  walls_gateways
+  walls_routed_client
 fi
 
 # --- the lab console: its own way to the mock API is the socket volume, never the network ---------------

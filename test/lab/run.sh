@@ -46,6 +46,10 @@ LOG_TAG=lab-test
 . test/lab/class.sh
 # shellcheck source=k8s.sh
 . test/lab/k8s.sh
+# shellcheck source=walls.sh
+. test/lab/walls.sh
+# shellcheck source=secrets.sh
+. test/lab/secrets.sh
 
 # The approval time limit of the labs' workflows; n8n checks due waits once a minute on top of it.
 export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20}
@@ -70,6 +74,7 @@ cleanup() {
   [ -n "$STATS_PID" ] && kill "$STATS_PID" 2>/dev/null
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
   [ -n "${BOARD_PID:-}" ] && kill "$BOARD_PID" 2>/dev/null
+  walls_stop
   if engine_answers; then
     for name in "" a b c offline; do LAB=$name LAB_FORCE_DOWN=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
@@ -130,6 +135,8 @@ case " $PARTS " in *" exercise "*)
   exercise_build
   exercise_starters
   exercise_isolation
+  exercise_walls
+  exercise_secrets
   exercise_reset
   k8s_setup_in_lab
   exercise_keep

@@ -5,6 +5,7 @@
 #
 #   postgres:16.4-alpine   Debian's postgresql-15 + the official image's entry logic (postgres/)
 #   n8nio/n8n:2.41.1       Node 24 + the pinned n8n from the `make e2e` cache, laid out as n8nio/n8n (n8n/)
+#   soar-lab/walls:1.0.0   Debian's iptables: the Dockerfile's walls stage, whose base cannot be pulled (walls/)
 #
 # so that compose.yaml runs unchanged. Differences from the official images: docs/platform-images.md.
 #
@@ -15,7 +16,7 @@
 # tarball's hash and the import config's, and a one-line offline build where the official image sets a
 # STOPSIGNAL. An image already in the engine with the same label is kept as it is.
 #
-# Usage: DOCKER_HOST=unix:///... bash test/lab/images/build.sh [postgres] [n8n]   (default: all)
+# Usage: DOCKER_HOST=unix:///... bash test/lab/images/build.sh [postgres] [n8n] [walls]   (default: all)
 # Env:   LAB_CACHE (default ~/.cache/soar-lab), LAB_IMAGES_MIRROR (a Debian mirror URL; default
 #        mmdebstrap's). The docker client on PATH talks to the engine (20.10's works; no BuildKit needed).
 # Exit:  0 every image present and current; 1 a step failed (its last output is shown); 2 a prerequisite
@@ -147,9 +148,9 @@ build_image() {
 
 main() {
   local names=("$@") name
-  [ ${#names[@]} -gt 0 ] || names=(postgres n8n)
+  [ ${#names[@]} -gt 0 ] || names=(postgres n8n walls)
   for name in "${names[@]}"; do
-    case $name in postgres | n8n) ;; *) die "unknown image '$name' (postgres, n8n)" 2 ;; esac
+    case $name in postgres | n8n | walls) ;; *) die "unknown image '$name' (postgres, n8n, walls)" 2 ;; esac
   done
   command -v docker >/dev/null 2>&1 || die "no docker client on PATH" 2
   [ -n "${DOCKER_HOST:-}" ] || die "DOCKER_HOST is not set: point it at the engine to build in" 2

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# The walls, tried as a trainee would (part of test/lab/run.sh, on the running exercise lab): a workflow
+# published in the lab's n8n points HTTP Request nodes and a Code node at the host's listener (started by
+# this test on the engine host's 0.0.0.0) through each lab network's gateway, at the engine host's own
+# address on the classroom side, and at an outside name; every one fails, while the same workflow reaches
+# the mock API. Shown to reach its target with the wall removed: n8n joined to an internal network as
+# Docker makes it by default (its bridge holds the host's address), where the workflow's probe of that
+# network's gateway answers "host".
+#   needs: ROOT, WORK, ENV_FILE and EDITOR (test/lab/exercise.sh), test/lib/engine.sh and test/lab/lib.sh
+
+WALLS_HOOK=lab-walls-probe
+WALLS_PORT=18998
+WALLS_CONTROL_NET=soar-lab-ltest-walls-control
+WALLS_LISTENER=""
+
+# The targets: name=url, one a line. The gateways of the lab's four /26 (the host's address where a
+# network has one), the engine host's classroom-side address, an outside name, the control network's
+# gateway, and the mock API (which the workflow must reach).
+walls_targets() {
+  local net
+  for net in 1 65 129 193; do echo "gateway .$net=http://172.30.66.$net:$WALLS_PORT/"; done
+  echo "the host's classroom address=http://10.250.1.1:$WALLS_PORT/"
+  echo "an outside name=http://outside.example.org:$WALLS_PORT/"
+  echo "control gateway=http://172.30.99.1:$WALLS_PORT/"
+  echo "mock API=http://mock-api:8081/health"
+}
+
+# The probe workflow: Webhook -> an HTTP Request node a target (an error is its output) -> a Code node
+# that tries every target with n8n's own request helper -> Report (the webhook's answer).
+walls_workflow() {
+  # shellcheck disable=SC2016 # JavaScript, with template literals of its own
+  walls_targets | node -e '
+const { randomUUID } = require("node:crypto");
+const targets = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => l.split("="));
+const nodes = [], names = [];
+const add = (name, type, typeVersion, parameters, extra = {}) => {
+  nodes.push({ id: randomUUID(), name, type, typeVersion, position: [220 * nodes.length, 0], parameters, ...extra });
+  names.push(name);
+};
+add("Webhook", "n8n-nodes-base.webhook", 2.1,
+  { httpMethod: "POST", path: process.argv[1], responseMode: "lastNode", responseData: "firstEntryJson", options: {} },
+  { webhookId: randomUUID() });
+for (const [name, url] of targets)
+  add("HTTP " + name, "n8n-nodes-base.httpRequest", 4.2,
+    { url, options: { timeout: 3000, response: { response: { responseFormat: "text" } } } },
+    { onError: "continueRegularOutput", alwaysOutputData: true });
+add("Code", "n8n-nodes-base.code", 2, { mode: "runOnceForAllItems", jsCode:
+  "const out = {};\nfor (const [name, url] of " + JSON.stringify(targets) + ") {\n" +
+  "  try { out[name] = JSON.stringify(await this.helpers.httpRequest({ url, timeout: 3000 })).slice(0, 60); }\n" +
+  "  catch (error) { out[name] = `error: ${error.message}`; }\n}\nreturn [{ json: out }];" },
+  { onError: "continueRegularOutput", alwaysOutputData: true });
+add("Report", "n8n-nodes-base.code", 2, { mode: "runOnceForAllItems", jsCode:
+  "const report = { code: $(\"Code\").first().json };\nfor (const name of " + JSON.stringify(targets.map(([n]) => n)) + ")\n" +
+  "  report[name] = JSON.stringify($(\"HTTP \" + name).first().json).slice(0, 120);\nreturn [{ json: report }];" });
+const connections = {};
+names.forEach((name, i) => { if (i + 1 < names.length) connections[name] = { main: [[{ node: names[i + 1], type: "main", index: 0 }]] }; });
+process.stdout.write(JSON.stringify({ name: "Lab walls probe", nodes, connections, settings: { executionOrder: "v1" } }));
+' "$WALLS_HOOK"
+}
+
+walls_api() { # walls_api METHOD PATH: n8n's public API with the lab's key, the body on stdin
+  in_ns curl -fsS --max-time 30 -X "$1" "$EDITOR/api/v1$2" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)" \
+    -H 'content-type: application/json' --data-binary @-
+}
+
+walls_publish() { echo '{}' | walls_api POST "/workflows/$1/publish" >/dev/null; }
+
+# The webhook's answer into FILE (a published webhook answers 404 for a moment).
+walls_run() {
+  local code
+  for _ in $(seq 30); do
+    code=$(in_ns curl -sS --max-time 120 -o "$1" -w '%{http_code}' -X POST "$EDITOR/webhook/$WALLS_HOOK" \
+      -H 'content-type: application/json' -d '{}') || code=000
+    [ "$code" = 404 ] || break
+    sleep 1
+  done
+  [ "$code" = 200 ] || { echo "the probe's webhook answered $code: $(head -c 200 "$1")"; return 1; }
+}
+
+# walls_reached REPORT NAME: the HTTP Request node's and the Code node's probe of NAME both got the host's
+# answer (or, for the mock API, its health).
+walls_reached() {
+  json_get "$1" "[r['$2'], r.code['$2']].map(String).join(' | ')"
+  json_get "$1" "[r['$2'], r.code['$2']].every((v) => /host|healthy/.test(String(v)) && !/error/i.test(String(v))) || process.exit(1)" >/dev/null
+}
+# walls_blocked REPORT NAME: neither reached it.
+walls_blocked() {
+  json_get "$1" "[r['$2'], r.code['$2']].map(String).join(' | ')"
+  json_get "$1" "[r['$2'], r.code['$2']].some((v) => /host/.test(String(v)) && !/error/i.test(String(v))) && process.exit(1)" >/dev/null
+}
+
+walls_stop() {
+  [ -n "$WALLS_LISTENER" ] && kill "$WALLS_LISTENER" 2>/dev/null
+  WALLS_LISTENER=""
+  docker network disconnect -f "$WALLS_CONTROL_NET" "$(container_of soar-lab n8n)" >/dev/null 2>&1 || true
+  docker network rm "$WALLS_CONTROL_NET" >/dev/null 2>&1 || true
+  in_ns ip link del soar-lw0 2>/dev/null || true
+}
+
+exercise_walls() {
+  log "the walls, tried by a workflow: the host through every gateway, the classroom side, an outside name"
+  local id report=$WORK/walls-report.json control=$WORK/walls-control.json name n8n
+  n8n=$(container_of soar-lab n8n)
+  # The host's listener, on every address of the engine host, and an address of its own on the
+  # classroom side (a dummy link: what a LAN interface would be).
+  in_ns ip link add soar-lw0 type dummy && in_ns ip addr add 10.250.1.1/24 dev soar-lw0 && in_ns ip link set soar-lw0 up
+  in_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_PORT,'0.0.0.0')" &
+  WALLS_LISTENER=$!
+  sleep 1
+  check "control: the host's listener answers on the host's classroom address" in_ns curl -fsS --max-time 3 "http://10.250.1.1:$WALLS_PORT/"
+  id=$(walls_workflow | walls_api POST /workflows | node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>process.stdout.write(String(JSON.parse(t).id??"")))')
+  check "the probe workflow is published in the lab's n8n" walls_publish "$id"
+  check "the probe workflow runs by its webhook" walls_run "$report"
+  check "the workflow reaches the mock API (HTTP Request and Code)" walls_reached "$report" "mock API"
+  while IFS='=' read -r name _; do
+    case $name in "mock API" | "control gateway") continue ;; esac
+    check "the workflow reaches nothing at $name (HTTP Request and Code)" walls_blocked "$report" "$name"
+  done < <(walls_targets)
+  # The wall removed: n8n on an internal network as Docker makes it by default.
+  docker network create --internal --subnet 172.30.99.0/24 "$WALLS_CONTROL_NET" >/dev/null
+  docker network connect "$WALLS_CONTROL_NET" "$n8n"
+  check "control: n8n on an internal network without inhibit_ipv4 runs the workflow again" walls_run "$control"
+  check "control: ... and there the workflow reaches the host's listener at the gateway (HTTP Request and Code)" \
+    walls_reached "$control" "control gateway"
+  walls_stop
+}
