@@ -112,6 +112,13 @@ write_overlay() {
   k8s_secrets "$name"
   rm -f "$dir"/workflows/*.json "$dir/ingress.yaml" "$dir/registry.json"
   cp "$ROOT"/docker/workflows/*.json "$dir/workflows/"
+  # Postgres's init script (n8n's role and database), compose.yaml's own files: kustomize reads no file
+  # outside the overlay's folder. The ConfigMap postgres-initdb is made from this copy (a test holds it
+  # equal to docker/postgres/initdb/).
+  compgen -G "$ROOT/docker/postgres/initdb/*" >/dev/null ||
+    die "docker/postgres/initdb/ holds no init script: Postgres could not make n8n's role"
+  rm -rf "$dir/postgres-initdb" && mkdir "$dir/postgres-initdb"
+  cp "$ROOT"/docker/postgres/initdb/* "$dir/postgres-initdb/"
   for pss in enforce warn audit; do
     printf '    pod-security.kubernetes.io/%s: restricted\n    pod-security.kubernetes.io/%s-version: %s\n' \
       "$pss" "$pss" "$K8S_PSS_VERSION"
@@ -156,6 +163,9 @@ write_overlay() {
     echo "  - name: lab-workflows"
     echo "    files:"
     for f in "$dir"/workflows/*.json; do echo "      - workflows/$(basename "$f")"; done
+    echo "  - name: postgres-initdb"
+    echo "    files:"
+    for f in "$dir"/postgres-initdb/*; do echo "      - postgres-initdb/$(basename "$f")"; done
     echo "secretGenerator:"
     echo "  # A fixed name: the render reads it back from the cluster when this folder is lost."
     echo "  - name: lab-secrets"

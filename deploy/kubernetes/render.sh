@@ -2,8 +2,8 @@
 # `make k8s-render ROSTER=class.txt K8S_IMAGE=...`: a class on Kubernetes, one namespace per trainee of the
 # roster (the classroom's roster file), written to labs/k8s/class.yaml (private: it holds every lab's
 # Secrets) for `kubectl apply -f`. Per trainee it writes an overlay of deploy/kubernetes/base in
-# labs/k8s/<name>/ (the namespace, the lab's settings, its secrets, the workflows) and renders it with
-# kubectl's kustomize. It asks the cluster kubectl points at for its API server's and DNS's addresses and,
+# labs/k8s/<name>/ (the namespace, the lab's settings, its secrets, the workflows, Postgres's init script
+# from docker/postgres/initdb/) and renders it with kubectl's kustomize. It asks the cluster kubectl points at for its API server's and DNS's addresses and,
 # for a lab with no secrets here, whether its namespace exists there: then its secrets are read back, never
 # made anew. The hand-out (port-forward lines or Ingress addresses, logins) goes to labs/k8s/roster.txt.
 #

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # `make k8s-verify ROSTER=class.txt`, after `kubectl apply`: checks the class on the cluster kubectl points
 # at, and prints one line per failure. For each lab: its namespace is there, every part of it (Postgres,
-# n8n, the mock API's pod) has a ready pod, and the set-up has kept the lab's key in its Secret. Then, for
-# the class, a stranger: a pod in a namespace of its own (soar-lab-verify, removed after) tries every
-# lab's mock API, Postgres, editor and console; each connection it opens is a failure, and all of them at
-# once mean that the cluster's network plugin does not enforce NetworkPolicy.
+# n8n, the mock API's pod) has a ready pod, and the set-up has kept the lab's key in its Secret; n8n's pod
+# gets no answer from any DNS server, neither through its own resolver nor to a query written by hand to
+# each address where the cluster answers lookups (a lookup of a workflow's choosing would carry data out),
+# with the mock API's pod, which may look names up, as the control; and n8n's database role is no
+# superuser. Then, for the class, a stranger: a pod in a namespace of its own (soar-lab-verify, removed
+# after) tries every lab's mock API, Postgres, editor and console; each connection it opens is a failure,
+# and all of them at once mean that the cluster's network plugin does not enforce NetworkPolicy.
 # The stranger also dials the API server, as a control: a probe that reaches nothing proves nothing.
 # Exit 0 when nothing failed, 1 otherwise. TRACE=1 traces.
 set -euo pipefail
@@ -33,6 +36,20 @@ PARTS="postgres n8n mock-api"
 # What the stranger dials in each lab: service:port.
 TARGETS="mock-api:8081 postgres:5432 n8n:5678 console:8088"
 CONTROL=kubernetes.default.svc:443
+# Where a cluster answers lookups (base/network-policies.yaml's `dns`): NodeLocal DNSCache, the metadata
+# server (GKE's Cloud DNS), and the DNS Service's addresses, asked of the cluster below.
+DNS_FIXED="169.254.20.10 169.254.169.254"
+# Run with node in a lab's pod, the addresses as its arguments: a query through the pod's own resolver
+# (its /etc/resolv.conf), then one written by hand to each address. "open" when any answer came back (a
+# refusal or "no such name" too: the query got out and back), "closed" when none did.
+LOOKUP_PROBE="const { Resolver } = require('node:dns').promises;
+const ask = (server) => {
+  const r = new Resolver({ timeout: 3000, tries: 1 });
+  if (server !== 'resolver') r.setServers([server]);
+  return r.resolve4('kubernetes.default.svc.cluster.local').then(() => 'open ' + server,
+    (e) => (['ETIMEOUT', 'ECONNREFUSED'].includes(e.code) ? 'closed ' : 'open ') + server);
+};
+Promise.all(['resolver', ...process.argv.slice(1)].map(ask)).then((lines) => console.log(lines.join('\\n')));"
 POD_TEMPLATE='{range .items[*]}{.metadata.labels.app\.kubernetes\.io/component}{" "}{.metadata.name}{" "}{.status.conditions[?(@.type=="Ready")].status}{" "}{.status.initContainerStatuses[*].state.waiting.reason}{" "}{.status.containerStatuses[*].state.waiting.reason}{"\n"}{end}'
 
 FAILURES=0
@@ -41,9 +58,10 @@ fail() {
   FAILURES=$((FAILURES + 1))
 }
 
-# check_lab NAME: its namespace, a ready pod for each part, its key kept.
+# check_lab NAME: its namespace, a ready pod for each part, its key kept; then, with the parts ready, n8n's
+# lookups and n8n's database role (a part not ready has its line already).
 check_lab() {
-  local name=$1 ns=$PREFIX$1 pods part line pod rest key
+  local name=$1 ns=$PREFIX$1 pods part line pod rest key ready=""
   if ! grep -qx "namespace/$ns" <<<"$NAMESPACES"; then
     fail "$name: no namespace $ns (kubectl apply -f labs/k8s/class.yaml first)"
     return 0
@@ -54,7 +72,7 @@ check_lab() {
   fi
   for part in $PARTS; do
     line=$(awk -v p="$part" '$1 == p && $3 == "True" { print; exit }' <<<"$pods")
-    [ -z "$line" ] || continue
+    if [ -n "$line" ]; then ready+=" $part"; continue; fi
     line=$(awk -v p="$part" '$1 == p { print; exit }' <<<"$pods")
     if [ -z "$line" ]; then fail "$name: no pod of $part"; continue; fi
     read -r _ pod _ rest <<<"$line"
@@ -62,6 +80,44 @@ check_lab() {
   done
   key=$(kubectl -n "$ns" get secret lab-api-key -o 'jsonpath={.data.N8N_API_KEY}' 2>/dev/null || true)
   [ -n "$key" ] || fail "$name: the lab's key for n8n's API is not kept (Secret lab-api-key is empty): kubectl -n $ns logs deploy/mock-api -c n8n-setup"
+  [[ "$ready " != *" n8n "* || "$ready " != *" mock-api "* ]] || check_lookups "$name"
+  [[ "$ready " != *" postgres "* ]] || check_role "$name"
+}
+
+# check_lookups NAME: n8n's pod gets no answer from any DNS server (its own resolver is loopback, and the
+# policies let it reach none); the mock API's pod, which looks names up, must get one, or nothing is proven.
+check_lookups() {
+  local name=$1 ns=$PREFIX$1 n8n control verdict target
+  # shellcheck disable=SC2086 # one argument an address
+  if ! n8n=$(kubectl -n "$ns" exec deploy/n8n -c n8n -- node -e "$LOOKUP_PROBE" $DNS_ADDRESSES 2>/dev/null) ||
+    ! control=$(kubectl -n "$ns" exec deploy/mock-api -c console -- node -e "$LOOKUP_PROBE" $DNS_ADDRESSES 2>/dev/null); then
+    fail "$name: n8n's lookups not checked: kubectl -n $ns exec failed"
+    return 0
+  fi
+  if ! grep -q '^open ' <<<"$control"; then
+    fail "$name: n8n's lookups not checked: the mock API's pod got no answer from any DNS server either, so n8n's closed doors prove nothing"
+    return 0
+  fi
+  while read -r verdict target; do
+    [ "$verdict" = open ] || continue
+    if [ "$target" = resolver ]; then
+      fail "$name: n8n's pod resolves names (its resolver is not loopback alone: kubectl -n $ns get deploy n8n -o jsonpath='{.spec.template.spec.dnsConfig}')"
+    else
+      fail "$name: n8n's pod gets answers from the DNS server at $target (a workflow's lookups could carry data out: the network plugin does not enforce NetworkPolicy)"
+    fi
+  done <<<"$n8n"
+}
+
+# check_role NAME: n8n's database role is no superuser (over the database pod's socket, as n8n).
+check_role() {
+  local name=$1 ns=$PREFIX$1 super
+  super=$(kubectl -n "$ns" exec postgres-0 -c postgres -- \
+    psql -U n8n -d n8n -tAc "SELECT rolsuper FROM pg_roles WHERE rolname = 'n8n'" 2>/dev/null || true)
+  case $super in
+    f) ;;
+    t) fail "$name: n8n's database role is a superuser (its database was made before the lab made n8n's role apart: docs/kubernetes.md, \"Labs made before\")" ;;
+    *) fail "$name: n8n's database role not checked: kubectl -n $ns exec postgres-0 failed" ;;
+  esac
 }
 
 # The stranger's pod: the lab's n8n image (Node), restricted as the labs are, dialling each address once.
@@ -151,10 +207,13 @@ check_isolation() {
 
 NAMESPACES=$(kubectl get namespaces -o name 2>&1) ||
   die "cannot ask the cluster kubectl points at ($(head -n 1 <<<"$NAMESPACES"))"
+DNS_SERVICE=$(kubectl get services -n kube-system -l k8s-app=kube-dns \
+  -o 'jsonpath={range .items[*]}{.spec.clusterIP}{"\n"}{end}' 2>/dev/null || true)
+DNS_ADDRESSES=$({ tr ' ' '\n' <<<"$DNS_FIXED"; echo "$DNS_SERVICE"; } | grep -E '^[0-9a-fA-F.:]+$' | sort -u | tr '\n' ' ')
 for name in "${CLASS[@]}"; do check_lab "$name"; done
 check_isolation
 if [ "$FAILURES" -eq 0 ]; then
-  say "verified ${#CLASS[@]} lab(s): every pod ready, every key kept, no lab reachable from another namespace" >&2
+  say "verified ${#CLASS[@]} lab(s): every pod ready, every key kept, no lookup out of n8n's pod, n8n's database role no superuser, no lab reachable from another namespace" >&2
   exit 0
 fi
 say "$FAILURES failure(s) in ${#CLASS[@]} lab(s)" >&2

@@ -2,10 +2,11 @@
  * The lab on Kubernetes keeps compose.yaml's isolation: the table of who reaches whom taken from the
  * rendered NetworkPolicies (./netpol.ts) is the compose lab's, less the paths compose's shared networks
  * open that nothing in the lab uses (each named below with its reason), with the console's editor gate and
- * its refusal of n8n's network modelled (each shown to count); nothing crosses namespaces but the lookups
- * (wherever the cluster answers them, port 53 only), the set-up's calls to the API server and the ingress
- * controller's pods (those pods only); a stranger pod reaches nothing; and every single rule taken out of
- * a policy breaks the match.
+ * its refusal of n8n's network modelled (each shown to count); nothing crosses namespaces but the mock API
+ * pod's lookups (wherever the cluster answers them, port 53 only), the set-up's calls to the API server and
+ * the ingress controller's pods (those pods only); n8n's pod, where the trainee's workflows run, reaches no
+ * DNS server at all (the old rule, which let it, is shown to fail); a stranger pod reaches nothing; and
+ * every single rule taken out of a policy breaks the match.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRepoFile } from '../appliance/compose-policy.js';
@@ -21,7 +22,7 @@ import {
   STRANGER,
   world,
 } from './lab-network.js';
-import type { NetworkPolicy } from './netpol.js';
+import type { LabelSelector, NetworkPolicy } from './netpol.js';
 import { documents, type K8sObject, render } from './render.js';
 
 const A = 'soar-lab-alice';
@@ -37,8 +38,24 @@ const NARROWED: Record<string, string> = {
   'mock-api -> internet:53/UDP': 'the console and the set-up dial n8n only',
   'postgres -> n8n:5678/TCP': 'the database dials nothing',
 };
-/** The pods that look names up (they dial by service name): the cluster's DNS, and only theirs. */
-const DNS_CLIENTS = ['mock-api', 'n8n'];
+/**
+ * The pods that look names up (they dial by service name): the cluster's DNS, and only theirs. Not n8n's:
+ * the cluster's resolver forwards names outside the cluster, and a lookup of a name a workflow chooses
+ * would carry data out; n8n dials the lab's Services by address (names.test.ts).
+ */
+const DNS_CLIENTS = ['mock-api'];
+
+/** The base's DNS rule before n8n lost it: n8n's pod and the mock API's to the cluster's DNS. */
+const OLD_DNS_SELECTOR: LabelSelector = {
+  matchExpressions: [{ key: 'app.kubernetes.io/component', operator: 'In', values: ['n8n', 'mock-api'] }],
+};
+
+/** Every way n8n's pod has to a DNS server, or to anything's port 53: none, or the lookups leave. */
+function n8nLookups(objects: K8sObject[], policies = policiesOf(objects)): string[] {
+  return rowsOf(clusterTable(objects, policies), A).filter(
+    (r) => r.startsWith('n8n -> ') && (r.includes(' -> dns/') || /:53\/(UDP|TCP)$/.test(r)),
+  );
+}
 
 let objects: K8sObject[];
 /** The same class without K8S_HOST: port-forward only. */
@@ -100,13 +117,26 @@ describe('who reaches whom in a trainee namespace', () => {
     ]);
   });
 
-  it("lets n8n, where the trainee's workflows run, dial the mock API, Postgres and DNS, nothing else", () => {
+  it("lets n8n, where the trainee's workflows run, dial the mock API and Postgres, nothing else: no DNS", () => {
     const out = rowsOf(clusterTable(objects), A).filter((r) => r.startsWith('n8n -> '));
-    expect(out.filter((r) => !r.includes(' -> dns/'))).toEqual([
-      'n8n -> mock-api:8081/TCP',
-      'n8n -> postgres:5432/TCP',
-    ]);
-    expect(out.filter((r) => r.includes(' -> dns/')).every((r) => /:53\/(UDP|TCP)$/.test(r))).toBe(true);
+    expect(out).toEqual(['n8n -> mock-api:8081/TCP', 'n8n -> postgres:5432/TCP']);
+    expect(n8nLookups(objects)).toEqual([]);
+  });
+
+  it("control: the old DNS rule (n8n's pod and the mock API's) lets n8n's lookups out, everywhere DNS answers", () => {
+    const policies = structuredClone(policiesOf(objects));
+    const dns = policies.filter((p) => p.metadata.name === 'dns');
+    expect(dns).toHaveLength(2);
+    for (const p of dns) p.spec.podSelector = structuredClone(OLD_DNS_SELECTOR);
+    expect(n8nLookups(objects, policies)).toEqual(
+      DNS_SERVERS.flatMap((d) => [`n8n -> ${d.id}:53/TCP`, `n8n -> ${d.id}:53/UDP`]).sort(),
+    );
+  });
+
+  it("control: a DNS rule for every pod of the lab lets n8n's lookups out too", () => {
+    const policies = structuredClone(policiesOf(objects));
+    for (const p of policies.filter((x) => x.metadata.name === 'dns')) p.spec.podSelector = {};
+    expect(n8nLookups(objects, policies)).not.toEqual([]);
   });
 
   it("lets the pods that dial by name reach the cluster's DNS wherever it answers, on port 53 only", () => {
@@ -132,8 +162,10 @@ describe('who reaches whom in a trainee namespace', () => {
           ports: [{ protocol: 'UDP', port: 53 }],
         },
       ];
-    const reached = rowsOf(clusterTable(objects, policies), A).filter((r) => r.startsWith('n8n -> dns/'));
-    expect(reached).toEqual(['n8n -> dns/kube-dns:53/UDP']);
+    const reached = rowsOf(clusterTable(objects, policies), A).filter((r) =>
+      r.startsWith('mock-api -> dns/'),
+    );
+    expect(reached).toEqual(['mock-api -> dns/kube-dns:53/UDP']);
   });
 
   it("gives the API server to the set-up's pod only, on its own ports", () => {

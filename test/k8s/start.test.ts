@@ -24,7 +24,10 @@ const get = (kind: string, name: string) =>
 const spec = (o: K8sObject) => podTemplate(o).spec;
 const envOf = (c: K8sObject, name: string) => (c.env ?? []).find((e: K8sObject) => e.name === name);
 
-/** n8n's pod waits for the database, by the Service's name and port, and for nothing else. */
+/**
+ * n8n's pod waits for the database, at its Service's address (n8n's pod has no DNS: names.test.ts) and
+ * port, and for nothing else.
+ */
 function startOrderViolations(o: K8sObject): string[] {
   const out: string[] = [];
   const init: K8sObject[] = spec(o).initContainers ?? [];
@@ -33,7 +36,10 @@ function startOrderViolations(o: K8sObject): string[] {
     out.push(
       `${o.metadata.name}: waits for ${init.map((c) => c.name).join(', ') || 'nothing'}, not postgres alone`,
     );
-  if (!/pg_isready .*-h postgres -p 5432/.test(pg?.command?.join(' ') ?? ''))
+  if (
+    !/pg_isready .*-h "\$PGHOST" -p 5432/.test(pg?.command?.join(' ') ?? '') ||
+    envOf(pg ?? {}, 'PGHOST')?.value !== '$(POSTGRES_SERVICE_HOST)'
+  )
     out.push(`${o.metadata.name}: does not ask postgres:5432 whether it accepts connections`);
   return out;
 }
@@ -179,6 +185,11 @@ describe('start order', () => {
     [
       'asking another host',
       (o: K8sObject) => (spec(o).initContainers[0].command[2] = 'pg_isready -h db'),
+      'postgres:5432',
+    ],
+    [
+      "asking another Service's address",
+      (o: K8sObject) => (envOf(spec(o).initContainers[0], 'PGHOST').value = '$(MOCK_API_SERVICE_HOST)'),
       'postgres:5432',
     ],
   ])('fails %s', (_, breakIt, reason) => {

@@ -2,10 +2,12 @@
  * `make k8s-verify ROSTER=...` against the stand-in kubectl (test/k8s/bin/kubectl) and answers in the form
  * kubectl gives them (test/k8s/answers/): a ready class passes; a cluster whose network plugin does not
  * enforce NetworkPolicy, a pod that is not ready, a key not kept, a lab not applied, a stranger that never
- * finished or reached nothing at all: each fails, one line per failure. The stranger's own pod is valid
- * and meets the restricted Pod Security Standard.
+ * finished or reached nothing at all, n8n's pod getting an answer from a DNS server, n8n's database role a
+ * superuser: each fails, one line per failure. The stranger's own pod is valid and meets the restricted Pod
+ * Security Standard; the lookups' probe is run here, against a resolver of the test's own.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +66,8 @@ function verify(answersDir: string, roster = 'alice\nbob\n') {
     applied: read('applied.yaml'),
   };
 }
+/** The lookups' probe as verify.sh runs it in n8n's pod, and the addresses it is given. */
+const PROBE_CALL = /exec deploy\/n8n -c n8n -- node -e ([\s\S]*?\)\);) ((?:[0-9a-fA-F.:]+ ?)+)\n/;
 const replace = (file: string, from: string | RegExp, to: string) =>
   writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
 
@@ -73,23 +77,80 @@ describe('make k8s-verify', () => {
     expect(run.lines).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
-      'lab: verified 2 lab(s): every pod ready, every key kept, no lab reachable from another namespace',
+      "lab: verified 2 lab(s): every pod ready, every key kept, no lookup out of n8n's pod, n8n's database role no superuser, no lab reachable from another namespace",
     );
     expect(run.calls.at(-1)).toMatch(/^delete namespace soar-lab-verify --ignore-not-found --wait=false/);
+  });
+
+  it("asks n8n's pod and, as the control, the mock API's for lookups to every address where DNS answers", () => {
+    const run = verify(answers('class-ready'));
+    const calls = run.calls.join('\n');
+    const execs = run.calls.filter((c) => c.startsWith('-n soar-lab-alice exec '));
+    expect(execs.map((c) => c.replace(/ -- node -e .*$/, ''))).toEqual([
+      '-n soar-lab-alice exec deploy/n8n -c n8n',
+      '-n soar-lab-alice exec deploy/mock-api -c console',
+      "-n soar-lab-alice exec postgres-0 -c postgres -- psql -U n8n -d n8n -tAc SELECT rolsuper FROM pg_roles WHERE rolname = 'n8n'",
+    ]);
+    const [, , addresses] = PROBE_CALL.exec(calls) ?? [];
+    // NodeLocal DNSCache, the metadata server, and the DNS Service the cluster names.
+    expect(addresses?.trim().split(' ').sort()).toEqual(['10.96.0.10', '169.254.169.254', '169.254.20.10']);
+  });
+
+  it('the probe says open for any answer, a refusal too, and closed when none comes back', async () => {
+    const [, probe] = PROBE_CALL.exec(verify(answers('class-ready')).calls.join('\n')) ?? [];
+    expect(probe).toBeDefined();
+    // A resolver that refuses every query, one that never answers, and a port where nothing listens.
+    const refusing = createSocket('udp4');
+    refusing.on('message', (msg, from) => {
+      const answer = Buffer.from(msg);
+      answer[2] = 0x80 | (msg[2] ?? 0);
+      answer[3] = 0x05; // REFUSED
+      refusing.send(answer, from.port, from.address);
+    });
+    const silent = createSocket('udp4');
+    const nobody = createSocket('udp4');
+    const port = async (s: ReturnType<typeof createSocket>) => {
+      await new Promise<void>((done) => s.bind(0, '127.0.0.1', done));
+      return s.address().port;
+    };
+    const [a, b, c] = [await port(refusing), await port(silent), await port(nobody)];
+    nobody.close();
+    try {
+      const out = await new Promise<string>((done, failed) =>
+        execFile(
+          process.execPath,
+          ['-e', String(probe), `127.0.0.1:${a}`, `127.0.0.1:${b}`, `127.0.0.1:${c}`],
+          { timeout: 20_000 },
+          (err, stdout) => (err ? failed(err) : done(stdout)),
+        ),
+      );
+      expect(out.trim().split('\n').slice(1)).toEqual([
+        `open 127.0.0.1:${a}`,
+        `closed 127.0.0.1:${b}`,
+        `closed 127.0.0.1:${c}`,
+      ]);
+    } finally {
+      refusing.close();
+      silent.close();
+    }
   });
 
   it('on a cluster that does not enforce NetworkPolicy: a line for every door the stranger opened', () => {
     const run = verify(answers('unenforcing'));
     expect(run.code).not.toBe(0);
     const because = '(the network plugin does not enforce NetworkPolicy)';
-    expect(run.lines).toEqual(
-      ['alice', 'bob'].flatMap((name) =>
+    expect(run.lines).toEqual([
+      ...['alice', 'bob'].map(
+        (name) =>
+          `${name}: n8n's pod gets answers from the DNS server at 10.96.0.10 (a workflow's lookups could carry data out: the network plugin does not enforce NetworkPolicy)`,
+      ),
+      ...['alice', 'bob'].flatMap((name) =>
         ['mock-api:8081', 'postgres:5432', 'n8n:5678', 'console:8088'].map(
           (door) => `${name}: a pod in another namespace reaches ${door} ${because}`,
         ),
       ),
-    );
-    expect(run.stderr).toBe('lab: 8 failure(s) in 2 lab(s)');
+    ]);
+    expect(run.stderr).toBe('lab: 10 failure(s) in 2 lab(s)');
   });
 
   it('one enforcement gap, one line', () => {
@@ -138,6 +199,38 @@ describe('make k8s-verify', () => {
       'a lab not applied',
       (d: string) => writeFileSync(join(d, 'namespaces'), 'soar-lab-bob\n'),
       'alice: no namespace soar-lab-alice (kubectl apply -f labs/k8s/class.yaml first)',
+    ],
+    [
+      "n8n's pod with the cluster's resolver (the base before n8n lost DNS, on an enforcing cluster)",
+      (d: string) => replace(join(d, 'soar-lab-alice/n8n-lookups'), 'closed resolver', 'open resolver'),
+      "alice: n8n's pod resolves names (its resolver is not loopback alone: kubectl -n soar-lab-alice get deploy n8n -o jsonpath='{.spec.template.spec.dnsConfig}')",
+    ],
+    [
+      "n8n's pod answered by NodeLocal DNSCache",
+      (d: string) =>
+        replace(join(d, 'soar-lab-bob/n8n-lookups'), 'closed 169.254.20.10', 'open 169.254.20.10'),
+      "bob: n8n's pod gets answers from the DNS server at 169.254.20.10 (a workflow's lookups could carry data out: the network plugin does not enforce NetworkPolicy)",
+    ],
+    [
+      "a control that got no answer either (n8n's closed doors prove nothing)",
+      (d: string) =>
+        writeFileSync(join(d, 'soar-lab-alice/mock-api-lookups'), 'closed resolver\nclosed 10.96.0.10\n'),
+      "alice: n8n's lookups not checked: the mock API's pod got no answer from any DNS server either, so n8n's closed doors prove nothing",
+    ],
+    [
+      'a pod that cannot be asked',
+      (d: string) => rmSync(join(d, 'soar-lab-bob/n8n-lookups')),
+      "bob: n8n's lookups not checked: kubectl -n soar-lab-bob exec failed",
+    ],
+    [
+      "n8n's database role a superuser (a lab made before)",
+      (d: string) => writeFileSync(join(d, 'soar-lab-alice/n8n-role'), 't\n'),
+      'alice: n8n\'s database role is a superuser (its database was made before the lab made n8n\'s role apart: docs/kubernetes.md, "Labs made before")',
+    ],
+    [
+      'a database that cannot be asked',
+      (d: string) => rmSync(join(d, 'soar-lab-bob/n8n-role')),
+      "bob: n8n's database role not checked: kubectl -n soar-lab-bob exec postgres-0 failed",
     ],
     [
       'a stranger that never finished',
