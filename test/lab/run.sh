@@ -20,7 +20,7 @@
 # The commands run inside the engine's network namespace, where its published ports live, as they would
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
-# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep (each on a lab
+# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep, walls (each on a lab
 # of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
@@ -164,6 +164,16 @@ esac
 case " $PARTS " in *" starters "*)
   exercise_up
   exercise_starters
+  exercise_down
+  ;;
+esac
+# LAB_TEST_PARTS=walls: only the lab's walls and secrets (make up, the isolation, walls and secrets probes,
+# make down).
+case " $PARTS " in *" walls "*)
+  exercise_up
+  exercise_isolation
+  exercise_walls
+  exercise_secrets
   exercise_down
   ;;
 esac
