@@ -182,8 +182,8 @@ exercise_isolation() {
   refute "control: a container run without the hardening fails the same check" hardening_of "$OUTSIDE_BOX" 1000
   # The processor limits (compose's, n8n LAB_CPUS' default 1), as the engine applies them; the control is
   # the container run without them.
-  check "processor limits: n8n 1 core, Postgres, the console and the mock API half" \
-    has_cpu_limits soar-lab "console=0.5 mock-api=0.5 n8n=1 postgres=0.5"
+  check "processor limits: n8n 1 core, Postgres, the console and the mock API half, the walls a tenth" \
+    has_cpu_limits soar-lab "console=0.5 mock-api=0.5 n8n=1 postgres=0.5 walls=0.1"
   check "control: the container run without them has none" test "$(docker inspect -f '{{.HostConfig.NanoCpus}}' "$OUTSIDE_BOX")" = 0
 
   log "reachability and egress"

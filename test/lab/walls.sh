@@ -19,7 +19,7 @@ WALLS_LISTENER=""
 walls_targets() {
   local net
   for net in 1 65 129 193; do echo "gateway .$net=http://172.30.66.$net:$WALLS_PORT/"; done
-  echo "the host's classroom address=http://10.250.1.1:$WALLS_PORT/"
+  echo "the host on the classroom side=http://10.250.1.1:$WALLS_PORT/"
   echo "an outside name=http://outside.example.org:$WALLS_PORT/"
   echo "control gateway=http://172.30.99.1:$WALLS_PORT/"
   echo "mock API=http://mock-api:8081/health"
@@ -77,16 +77,26 @@ walls_run() {
   [ "$code" = 200 ] || { echo "the probe's webhook answered $code: $(head -c 200 "$1")"; return 1; }
 }
 
-# walls_reached REPORT NAME: the HTTP Request node's and the Code node's probe of NAME both got the host's
-# answer (or, for the mock API, its health).
-walls_reached() {
-  json_get "$1" "[r['$2'], r.code['$2']].map(String).join(' | ')"
-  json_get "$1" "[r['$2'], r.code['$2']].every((v) => /host|healthy/.test(String(v)) && !/error/i.test(String(v))) || process.exit(1)" >/dev/null
-}
+# walls_reached REPORT NAME: the HTTP Request node's and the Code node's probes of NAME both got the
+# host's answer (or, for the mock API, its health).
+walls_reached() { walls_probes "$1" "$2" every; }
 # walls_blocked REPORT NAME: neither reached it.
-walls_blocked() {
-  json_get "$1" "[r['$2'], r.code['$2']].map(String).join(' | ')"
-  json_get "$1" "[r['$2'], r.code['$2']].some((v) => /host/.test(String(v)) && !/error/i.test(String(v))) && process.exit(1)" >/dev/null
+walls_blocked() { ! walls_probes "$1" "$2" some; }
+# walls_probes REPORT NAME every|some: prints NAME's two probes; exit 0 when every (or some) one reached.
+walls_probes() {
+  NAME=$2 QUANTIFIER=$3 node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const probes = [r[process.env.NAME], r.code?.[process.env.NAME]].map(String);
+console.log(probes.join(" | "));
+const reached = (v) => /host|healthy/.test(v) && !/error/i.test(v);
+process.exit(probes[process.env.QUANTIFIER](reached) ? 0 : 1);' "$1"
+}
+
+walls_listening() {
+  for _ in $(seq 20); do
+    in_ns curl -fsS --max-time 3 "http://10.250.1.1:$WALLS_PORT/" && return 0
+    sleep 0.5
+  done
+  return 1
 }
 
 walls_stop() {
@@ -106,8 +116,7 @@ exercise_walls() {
   in_ns ip link add soar-lw0 type dummy && in_ns ip addr add 10.250.1.1/24 dev soar-lw0 && in_ns ip link set soar-lw0 up
   in_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_PORT,'0.0.0.0')" &
   WALLS_LISTENER=$!
-  sleep 1
-  check "control: the host's listener answers on the host's classroom address" in_ns curl -fsS --max-time 3 "http://10.250.1.1:$WALLS_PORT/"
+  check "control: the host's listener answers on the host's classroom-side address" walls_listening
   id=$(walls_workflow | walls_api POST /workflows | node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>process.stdout.write(String(JSON.parse(t).id??"")))')
   check "the probe workflow is published in the lab's n8n" walls_publish "$id"
   check "the probe workflow runs by its webhook" walls_run "$report"
