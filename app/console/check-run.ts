@@ -39,7 +39,7 @@ export interface CheckRunnerOptions {
   cwd?: string;
 }
 
-const PASSED_ENV = ['PATH', 'N8N_API_KEY', 'APPROVAL_TIMEOUT_SECONDS'] as const;
+const PASSED_ENV = ['PATH', 'N8N_API_KEY', 'APPROVAL_TIMEOUT_SECONDS', 'N8N_ALLOWED_SUBNET'] as const;
 
 export class CheckRunner {
   readonly #opts: CheckRunnerOptions;

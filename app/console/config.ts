@@ -1,17 +1,37 @@
 import { z } from 'zod';
 import { WebhookPathSchema } from '../driver/webhook-path.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
+import { literalOutside, parseSubnet } from '../n8n/subnet-guard.js';
 import { CidrListSchema } from '../service-kit/cidr.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
+import type { GateLimits } from './editor-gate.js';
 import { type SessionSettings, sessionCookieName } from './session.js';
 
 const port = z.coerce.number().int('must be a whole number').min(0).max(65535);
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((u) => u.replace(/\/+$/, ''));
+const count = z.coerce
+  .number('must be a number')
+  .int('must be a whole number')
+  .min(1, 'must be 1 to 100000')
+  .max(100_000, 'must be 1 to 100000');
+const seconds = z.coerce
+  .number('must be a number of seconds')
+  .int('must be a whole number of seconds')
+  .min(1, 'must be 1 to 86400 seconds')
+  .max(24 * 3600, 'must be 1 to 86400 seconds');
+const subnet = z.string().transform((text, ctx) => {
+  try {
+    return parseSubnet(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+    return z.NEVER;
+  }
+});
 const list = z.string().transform((s) =>
   s
     .split(',')
@@ -46,6 +66,31 @@ export const ConsoleConfigSchema = z
      * runs the trainee's workflows (compose: n8n-front's subnet).
      */
     refusedClients: CidrListSchema,
+    /**
+     * The gate's caps (./editor-gate.ts): connections held at once, in all and from one client address. On
+     * loopback every browser comes through docker-proxy from one address (the editor network's gateway),
+     * so one client is the whole of a trainee's browser: up to 6 connections to a host, and a push
+     * connection for each editor tab. 64 leaves room for a trainer's tunnel and tabs beside it.
+     */
+    gateMaxConnections: count.default(256),
+    gateMaxPerClient: count.default(64),
+    /** A browser sends its request as soon as it has connected: a connection silent this long is closed. */
+    gateFirstByteSeconds: seconds.default(10),
+    /**
+     * A connection quiet both ways this long is closed. n8n's push connection (a WebSocket under
+     * /rest/push) is never quiet for a minute: n8n 2.41.1 pings every push connection every 60 s
+     * (packages/cli/src/push/abstract.push.ts: a WebSocket ping, ":ping" over SSE) and its editor sends a
+     * heartbeat every 30 s (editor-ui, push-connection/useWebSocketClient.ts). 180 s is three of n8n's
+     * pings, so a tab the browser throttles in the background keeps its push connection too.
+     */
+    gateIdleSeconds: seconds.default(180),
+    /** Both sides are closed this long after either has ended: time for the answer to a request's end. */
+    gateEndGraceSeconds: seconds.default(5),
+    /**
+     * n8n only at an address on this IPv4 network (compose: n8n-front's subnet): the gate and every request
+     * the console makes to n8n refuse any other (app/n8n/subnet-guard.ts). Unset: no restriction.
+     */
+    n8nAllowedSubnet: subnet.optional(),
     /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
     allowedHosts: list.default([]),
     /** The stage checker's last report, shown when the file exists. */
@@ -81,6 +126,19 @@ export const ConsoleConfigSchema = z
     /** The https:// origin of the TLS proxy in front of the lab (docs/trainer-guide.md), without a port. */
     publicOrigin: PublicOriginSchema.optional(),
   })
+  .refine((config) => config.gateMaxPerClient <= config.gateMaxConnections, {
+    path: ['gateMaxPerClient'],
+    message: 'must not be above EDITOR_GATE_MAX_CONNECTIONS',
+  })
+  .refine((config) => config.gateFirstByteSeconds <= config.gateIdleSeconds, {
+    path: ['gateFirstByteSeconds'],
+    message: 'must not be above EDITOR_GATE_IDLE_SECONDS',
+  })
+  // A literal address in N8N_URL is never looked up, so it is held to the subnet here.
+  .superRefine((config, ctx) => {
+    const outside = config.n8nAllowedSubnet && literalOutside(config.n8nUrl, config.n8nAllowedSubnet);
+    if (outside) ctx.addIssue({ code: 'custom', path: ['n8nAllowedSubnet'], message: outside });
+  })
   // A console a proxy serves is published: never without the lab's secret.
   .refine((config) => config.publicOrigin === undefined || config.secret !== undefined, {
     path: ['publicOrigin'],
@@ -98,6 +156,12 @@ export const CONSOLE_ENV = {
   n8nApiKey: 'N8N_API_KEY',
   gatePort: 'EDITOR_GATE_PORT',
   refusedClients: 'CONSOLE_REFUSED_CLIENTS',
+  gateMaxConnections: 'EDITOR_GATE_MAX_CONNECTIONS',
+  gateMaxPerClient: 'EDITOR_GATE_MAX_PER_CLIENT',
+  gateFirstByteSeconds: 'EDITOR_GATE_FIRST_BYTE_SECONDS',
+  gateIdleSeconds: 'EDITOR_GATE_IDLE_SECONDS',
+  gateEndGraceSeconds: 'EDITOR_GATE_END_GRACE_SECONDS',
+  n8nAllowedSubnet: 'N8N_ALLOWED_SUBNET',
   allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
   checkReport: 'CHECK_REPORT',
   pollMs: 'CONSOLE_POLL_MS',
@@ -126,5 +190,16 @@ export function sessionSettings(config: ConsoleConfig): SessionSettings {
   return {
     cookie: sessionCookieName(config.lab, port),
     publicOrigin: config.publicOrigin === undefined ? undefined : publicOriginAt(config.publicOrigin, port),
+  };
+}
+
+/** The editor gate's bounds, in the units the gate counts. */
+export function gateLimits(config: ConsoleConfig): GateLimits {
+  return {
+    maxConnections: config.gateMaxConnections,
+    maxPerClient: config.gateMaxPerClient,
+    firstByteMs: config.gateFirstByteSeconds * 1000,
+    idleMs: config.gateIdleSeconds * 1000,
+    endGraceMs: config.gateEndGraceSeconds * 1000,
   };
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:net';
+import type { LookupFunction, Server } from 'node:net';
 import { serve } from '@hono/node-server';
 import { mockApiClient } from '../mock-api-client/client.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
+import { guardN8nConnections, type OutsideSubnetError, withRefusalShown } from '../n8n/subnet-guard.js';
 import { withKeyFile } from '../tool-kit/key-file.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';
-import { type ConsoleConfig, loadConsoleConfig, sessionSettings } from './config.js';
+import { type ConsoleConfig, gateLimits, loadConsoleConfig, sessionSettings } from './config.js';
 import { gateTarget, refuseClients, startEditorGate } from './editor-gate.js';
 import { StateFeed } from './feed.js';
 import { Sessions } from './session.js';
@@ -16,9 +17,12 @@ import { Sessions } from './session.js';
 function main(): void {
   let config: ReturnType<typeof loadConsoleConfig>;
   let env: NodeJS.ProcessEnv;
+  let lookup: LookupFunction | undefined;
   try {
     env = withKeyFile(process.env);
     config = loadConsoleConfig(env);
+    // Before any connection: the gate's, the fetches to n8n (approvals, alerts, Reset, starters) alike.
+    lookup = guardN8nConnections(config.n8nUrl, config.n8nAllowedSubnet ?? null, sayRefused);
   } catch (err) {
     process.stderr.write(`console: ${(err as Error).message}\n`);
     process.exit(2);
@@ -30,6 +34,7 @@ function main(): void {
     { timeoutMs: 5000 },
   );
   const apiKey = config.n8nApiKey;
+  const fetchImpl = withRefusalShown(fetch);
   const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
   const checks = new CheckRunner({
     checker: config.checker,
@@ -52,7 +57,8 @@ function main(): void {
     allowedHosts: config.allowedHosts,
     ...(apiKey === undefined
       ? {}
-      : { stopRuns: () => stopUnfinishedRuns({ n8nUrl: config.n8nUrl, apiKey }) }),
+      : { stopRuns: () => stopUnfinishedRuns({ n8nUrl: config.n8nUrl, apiKey, fetchImpl }) }),
+    fetchImpl,
     token: randomBytes(24).toString('base64url'),
     sessions: config.secret === undefined ? undefined : new Sessions(config.secret, sessionSettings(config)),
     alertWebhookPath: config.alertWebhookPath,
@@ -76,7 +82,7 @@ function main(): void {
     process.exit(1);
   });
   refuseClients(server as Server, config.refusedClients);
-  const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort);
+  const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort, lookup);
   const stop = (signal: string) => {
     feed.stop();
     api.close();
@@ -92,13 +98,15 @@ function main(): void {
 }
 
 /** The editor gate to n8n (./editor-gate.ts); a gate that cannot listen ends the console, as its server. */
-function startGate(config: ConsoleConfig, port: number): Server {
+function startGate(config: ConsoleConfig, port: number, lookup: LookupFunction | undefined): Server {
   const { host } = config;
   const target = gateTarget(config.n8nUrl);
-  const gate = startEditorGate({ host, port, target, refused: config.refusedClients });
+  const limits = gateLimits(config);
+  const gate = startEditorGate({ host, port, target, refused: config.refusedClients, limits, lookup });
+  const subnet = config.n8nAllowedSubnet ? `; n8n only in ${config.n8nAllowedSubnet.cidr}` : '';
   gate.on('listening', () =>
     process.stdout.write(
-      `editor gate listening on ${host}:${port}, passing through to ${target.host}:${target.port}\n`,
+      `editor gate listening on ${host}:${port}, passing through to ${target.host}:${target.port} (at most ${limits.maxConnections} connections, ${limits.maxPerClient} a client${subnet})\n`,
     ),
   );
   gate.on('error', (err) => {
@@ -106,6 +114,15 @@ function startGate(config: ConsoleConfig, port: number): Server {
     process.exit(1);
   });
   return gate;
+}
+
+/** A refused n8n address, said once a minute at most: a browser retries its push connection every few seconds. */
+let lastRefusal = { text: '', at: 0 };
+function sayRefused(error: OutsideSubnetError): void {
+  const now = Date.now();
+  if (error.message === lastRefusal.text && now - lastRefusal.at < 60_000) return;
+  lastRefusal = { text: error.message, at: now };
+  process.stderr.write(`console: ${error.message}\n`);
 }
 
 main();

@@ -84,10 +84,7 @@ async function call(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    throw new N8nError(
-      `n8n unreachable at ${url} (${err instanceof Error ? err.message : String(err)})`,
-      null,
-    );
+    throw new N8nError(`n8n unreachable at ${url} (${whyUnanswered(err)})`, null);
   }
   const text = await response.text();
   let json: unknown = null;
@@ -108,6 +105,15 @@ async function call(
     );
   }
   return { response, json };
+}
+
+/**
+ * Why fetch got no answer. Its own message is "fetch failed"; the reason is its cause (a refused
+ * connection, or N8N_ALLOWED_SUBNET's refusal of an address: ./subnet-guard.ts).
+ */
+function whyUnanswered(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
 }
 
 function parse<T>(schema: z.ZodType<T>, json: unknown, what: string): T {

@@ -57,6 +57,7 @@ describe('compose.yaml', () => {
     expect(service(file, 'console').ports).toEqual(['127.0.0.1:8090:8088', '127.0.0.1:5700:5678']);
     expect(service(file, 'console').environment).toMatchObject({
       CONSOLE_REFUSED_CLIENTS: '10.77.5.192/26',
+      N8N_ALLOWED_SUBNET: '10.77.5.192/26',
       N8N_PUBLIC_URL: 'http://127.0.0.1:5700',
       // Its session cookie's name: the lab's and the published port's.
       CONSOLE_LAB: 'default',
@@ -268,6 +269,14 @@ const brokenCompose: {
     check: wallsViolations,
     mutate: (f) => {
       delete f.services.walls;
+    },
+  },
+  {
+    name: "the console connects to n8n wherever the name resolves (the host's resolvers while n8n is away)",
+    expect: /console: N8N_ALLOWED_SUBNET must be the subnet of the one network it shares with n8n/,
+    check: consoleViolations,
+    mutate: (f) => {
+      delete (service(f, 'console').environment as Record<string, string>).N8N_ALLOWED_SUBNET;
     },
   },
   {

@@ -374,6 +374,13 @@ export function consoleViolations(file: ComposeFile): string[] {
         `${CONSOLE_SERVICE}: CONSOLE_REFUSED_CLIENTS must list ${net}'s subnet (${N8N_SERVICE} runs workflows there)`,
       );
   }
+  // Its way to n8n resolves `n8n` through the host's resolvers while n8n is away (the editor network is
+  // not internal): it connects only to an address of the network it shares with n8n.
+  const n8nSubnets = withN8n.map((net) => ipamOf(file, net)?.subnet);
+  if (withN8n.length !== 1 || conEnv.N8N_ALLOWED_SUBNET !== n8nSubnets[0])
+    out.push(
+      `${CONSOLE_SERVICE}: N8N_ALLOWED_SUBNET must be the subnet of the one network it shares with ${N8N_SERVICE} (${n8nSubnets.join(', ')})`,
+    );
   const apiEnv = environmentOf(api);
   const socket = apiEnv.SOCKET_PATH ?? '';
   if (socket === '' || conEnv.MOCK_API_SOCKET !== socket)

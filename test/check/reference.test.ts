@@ -309,6 +309,31 @@ describe("the stage checker's command", () => {
       // The reset went through the socket: the mock API's journal has it.
       const state = await (await fetch(`${api.url}/state`)).json();
       expect(JSON.stringify(state)).toMatch(/"path":"\/reset"/);
+
+      // n8n's name resolving outside N8N_ALLOWED_SUBNET (as the console passes it on): refused in one
+      // line, n8n never asked; inside it, the same run reaches n8n as above.
+      const byName = n8nUrl.replace('127.0.0.1', 'localhost');
+      const checkWith = (subnet: string) =>
+        spawnNode(
+          'app/check/cli.ts',
+          [
+            ...['--stage', 'webhook', '--target', 'n8n', '--api-socket', socketPath],
+            ...['--n8n', byName, '--report', report],
+          ],
+          { N8N_ALLOWED_SUBNET: subnet },
+        );
+      const outside = checkWith('10.0.0.0/8');
+      expect((await outside.exited).code).toBe(2);
+      expect(outside.stderr().trim().split('\n')).toEqual([
+        'check: n8n at 127.0.0.1 (localhost) is outside N8N_ALLOWED_SUBNET 10.0.0.0/8: not connecting',
+      ]);
+      // Nothing judged: the host failed, not the workflow.
+      expect(outside.stdout()).not.toMatch(/FAIL|PASS/);
+      const inside = checkWith('127.0.0.0/8');
+      expect((await inside.exited).code).toBe(2);
+      expect(inside.stderr()).toMatch(
+        /nothing listens on POST \/webhook\/suspicious-login \(n8n answered 404\)/,
+      );
     } finally {
       await new Promise((r) => n8n.close(r));
       api.child.kill('SIGTERM');

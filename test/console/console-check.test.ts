@@ -38,6 +38,8 @@ async function startConsole(env: Record<string, string> = {}): Promise<Console> 
     CONSOLE_CHECKER: STAND_IN,
     N8N_API_KEY: 'lab-api-key',
     APPROVAL_TIMEOUT_SECONDS: '45',
+    // n8n's subnet (the stand-in's is loopback): the checker guards its connections with it too.
+    N8N_ALLOWED_SUBNET: '127.0.0.0/8',
     UNRELATED_SECRET: 'must-not-reach-the-checker',
     ...env,
   });
@@ -149,8 +151,17 @@ describe('POST /api/check', () => {
       c.report,
     ]);
     // Only what the checker needs is passed on: not the console's other settings or secrets.
-    expect(Object.keys(seen.env).sort()).toEqual(['APPROVAL_TIMEOUT_SECONDS', 'N8N_API_KEY', 'PATH']);
-    expect(seen.env).toMatchObject({ N8N_API_KEY: 'lab-api-key', APPROVAL_TIMEOUT_SECONDS: '45' });
+    expect(Object.keys(seen.env).sort()).toEqual([
+      'APPROVAL_TIMEOUT_SECONDS',
+      'N8N_ALLOWED_SUBNET',
+      'N8N_API_KEY',
+      'PATH',
+    ]);
+    expect(seen.env).toMatchObject({
+      N8N_API_KEY: 'lab-api-key',
+      APPROVAL_TIMEOUT_SECONDS: '45',
+      N8N_ALLOWED_SUBNET: '127.0.0.0/8',
+    });
     // The report it wrote is what the console's last-check panel reads.
     const state = await until(
       async () =>

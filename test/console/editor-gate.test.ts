@@ -1,43 +1,27 @@
 /**
- * The editor gate over real TCP on loopback: n8n's answers, its push stream and an upgraded connection
- * pass through whole and in both directions, each side's end reaches the other, a refused peer reaches
- * nothing, and a gate whose n8n is down closes the browser's connection instead of holding it.
+ * The editor gate over real TCP on loopback, on the console's default bounds: n8n's answers, its push
+ * stream and an upgraded connection pass through whole and in both directions, each side's end reaches
+ * the other, a refused peer reaches nothing, a gate whose n8n is down closes the browser's connection
+ * instead of holding it, and n8n's name outside N8N_ALLOWED_SUBNET is never connected to. The bounds
+ * themselves: editor-gate-bounds.test.ts, editor-gate-flood.test.ts.
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, request } from 'node:http';
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gateTarget, refuseClients, startEditorGate } from '../../app/console/editor-gate.js';
+import { gateLimits, loadConsoleConfig } from '../../app/console/config.js';
+import { gateTarget, refuseClients } from '../../app/console/editor-gate.js';
+import { parseSubnet, subnetLookup } from '../../app/n8n/subnet-guard.js';
 import { parseCidrList } from '../../app/service-kit/cidr.js';
+import { closeAll, forget, gateTo as gateWith, listening } from './gate-harness.js';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      if ('closeAllConnections' in s) (s as unknown as { closeAllConnections(): void }).closeAllConnections();
-      return new Promise<void>((resolve) => s.close(() => resolve()));
-    }),
-  );
-});
+afterEach(closeAll);
 
-/** The server, listening (on a free loopback port unless it was told where already). */
-async function listening<T extends Server>(server: T, listen = true): Promise<T & { port: number }> {
-  servers.push(server);
-  if (listen) server.listen(0, '127.0.0.1');
-  if (!server.listening) await once(server, 'listening');
-  return Object.assign(server, { port: (server.address() as AddressInfo).port });
-}
+/** The console's own defaults (EDITOR_GATE_* unset). */
+const DEFAULTS = gateLimits(loadConsoleConfig({}));
 
-async function gateTo(port: number, refused: string[] = []) {
-  return listening(
-    startEditorGate({
-      host: '127.0.0.1',
-      port: 0,
-      target: { host: '127.0.0.1', port },
-      refused: parseCidrList(refused),
-    }),
-    false,
-  );
+function gateTo(port: number, refused: string[] = []) {
+  return gateWith(port, DEFAULTS, { refused: parseCidrList(refused) });
 }
 
 /** Everything the socket receives until the other side ends it. */
@@ -141,12 +125,46 @@ describe('the editor gate', () => {
     const down = await listening(createServer());
     const port = down.port;
     await new Promise<void>((resolve) => down.close(() => resolve()));
-    servers.splice(servers.indexOf(down), 1);
+    forget(down);
     const gate = await gateTo(port);
     const browser = connect(gate.port, '127.0.0.1');
     browser.on('error', () => {});
     await once(browser, 'close');
     expect(browser.bytesRead).toBe(0);
+  });
+});
+
+describe("the gate and n8n's address (N8N_ALLOWED_SUBNET)", () => {
+  /** n8n's name, resolved by a table: 127.0.0.1, where the stand-in listens. */
+  const table = (
+    _host: string,
+    _o: object,
+    cb: (e: null, a: { address: string; family: number }[]) => void,
+  ) => cb(null, [{ address: '127.0.0.1', family: 4 }]);
+
+  it.each([
+    ['inside the subnet: passed through', '127.0.0.0/8', 'hello', 1],
+    ['outside it: closed, n8n never reached', '172.30.66.192/26', '', 0],
+  ])('n8n resolved %s', async (_what, cidr, answer, reaches) => {
+    let reached = 0;
+    const n8n = await listening(
+      createServer((socket) => {
+        reached += 1;
+        socket.end('hello');
+      }),
+    );
+    const refusals: string[] = [];
+    const lookup = subnetLookup(parseSubnet(cidr), table, (e) => refusals.push(e.message));
+    const gate = await gateWith(n8n.port, DEFAULTS, { target: { host: 'n8n', port: n8n.port }, lookup });
+    const browser = connect(gate.port, '127.0.0.1');
+    browser.on('error', () => {});
+    expect(await readAll(browser).catch(() => '')).toBe(answer);
+    expect(reached).toBe(reaches);
+    expect(refusals).toEqual(
+      reaches
+        ? []
+        : ['n8n at 127.0.0.1 (n8n) is outside N8N_ALLOWED_SUBNET 172.30.66.192/26: not connecting'],
+    );
   });
 });
 
