@@ -13,9 +13,15 @@ WALLS_HOST_PORT=18999
 WALLS_PROBE_NET=soar-lab-etest-gateway-probe
 WALLS_LISTENER_PID=""
 
+# A second lab, published on the engine host's classroom-side address (LAB_BIND: LAN mode).
+WALLS_LAN_LAB=etestlan
+
 walls_cleanup() {
   [ -n "$WALLS_LISTENER_PID" ] && kill "$WALLS_LISTENER_PID" 2>/dev/null
   WALLS_LISTENER_PID=""
+  if engine_answers && [ -f "$ROOT/labs/$WALLS_LAN_LAB.env" ]; then
+    LAB=$WALLS_LAN_LAB LAB_FORCE_DOWN=1 timeout 120 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh down >/dev/null 2>&1 || true
+  fi
   ip netns del "$WALLS_CLIENT_NETNS" 2>/dev/null || true
   if engine_answers; then
     docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
@@ -82,7 +88,9 @@ client_reaches() {
 }
 walls_healthy() { [ "$(docker inspect -f '{{.State.Health.Status}}' "$(container_of "$PROJECT" walls)")" = healthy ]; }
 walls_all_back() { [ "$(walls_rules)" = 4 ]; }
-walls_rules() { in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep -c "soar-lab:soar-ac1e42" || true; }
+# The walls' rules of one lab (by its bridges' prefix) in the engine's raw table.
+walls_rules_of() { in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep -c "soar-lab:$1" || true; }
+walls_rules() { walls_rules_of soar-ac1e42; }
 
 walls_routed_client() {
   local console_ip walls
@@ -110,7 +118,35 @@ walls_routed_client() {
   in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -D PREROUTING -d "$(lab_address 128)/26" ! -i soar-ac1e42-e \
     -m comment --comment soar-lab:soar-ac1e42 -j DROP
   check "a rule removed by hand is put back within 40 s" wait_until 40 walls_all_back
+  walls_lan_mode
   walls_cleanup
+}
+
+# LAN mode: a lab published on the engine host's classroom-side address (10.250.0.1) answers the client
+# there, and still not by its container address.
+walls_lan_mode() {
+  local console_ip lan_project=soar-lab-$WALLS_LAN_LAB
+  log "the walls in LAN mode (LAB_BIND on the classroom side)"
+  ip -n "$WALLS_CLIENT_NETNS" route add 172.30.70.0/24 via 10.250.0.1
+  # In the engine's namespace, where 10.250.0.1 is an address of the host (make up checks its ports there).
+  if ! LAB=$WALLS_LAN_LAB LAB_BIND=10.250.0.1 LAB_SUBNET=172.30.70.0/24 LAB_EDITOR_PORT=5690 LAB_CONSOLE_PORT=8090 \
+    timeout 300 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh up >"$WORK/lan-up.log" 2>&1; then
+    fail "a lab published on the classroom side comes up" "$(tail -n 3 "$WORK/lan-up.log" | tr '\n' ' ')"
+    return 0
+  fi
+  pass "a lab published on the classroom side comes up (LAB_BIND=10.250.0.1)"
+  console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${lan_project}_editor\").IPAddress}}" "$(container_of "$lan_project" console)")
+  check "client -> that lab's console on its published address 10.250.0.1:8090" client_reaches http://10.250.0.1:8090/api/session
+  check "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
+  refute "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
+  refute "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
+  check "make down LAB_FORCE_DOWN=1 removes it (its walls' rules with it: $(walls_rules_of soar-ac1e46) left)" \
+    lan_lab_down
+}
+
+lan_lab_down() {
+  LAB=$WALLS_LAN_LAB LAB_FORCE_DOWN=1 timeout 120 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh down >/dev/null 2>&1 &&
+    [ "$(walls_rules_of soar-ac1e46)" = 0 ]
 }
 
 # wait_until SECONDS COMMAND...: every second until the command succeeds or the time is up.
