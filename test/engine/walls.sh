@@ -140,7 +140,7 @@ walls_lan_mode() {
   check "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
   refute "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
   refute "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
-  check "make down LAB_FORCE_DOWN=1 removes it (its walls' rules with it: $(walls_rules_of soar-ac1e46) left)" \
+  check "make down LAB_FORCE_DOWN=1 removes it, and its walls' rules with it" \
     lan_lab_down
 }
 
