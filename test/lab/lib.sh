@@ -173,3 +173,16 @@ publish_in() {
       -H 'content-type: application/json' -d '{}' || { echo "publish_in $into: n8n did not publish $file" >&2; return 1; }
   done
 }
+
+# hook_answer PATH FILE: POST {} to the lab's published webhook PATH (EDITOR's), once it listens (a webhook
+# just published answers 404 for a moment); the answer into FILE, exit 0 on a 200.
+hook_answer() {
+  local code
+  for _ in $(seq 30); do
+    code=$(in_ns curl -sS --max-time 120 -o "$2" -w '%{http_code}' -X POST "$EDITOR/webhook/$1" \
+      -H 'content-type: application/json' -d '{}') || code=000
+    [ "$code" = 404 ] || break
+    sleep 1
+  done
+  [ "$code" = 200 ] || { echo "the webhook $1 answered $code: $(head -c 200 "$2")"; return 1; }
+}

@@ -155,16 +155,7 @@ probe_has_both() { holds_both_secrets "$(probe_out "$1" "$2")"; }
 
 # The probe workflow's webhook, once it listens (a published webhook answers 404 for a moment): the report
 # into FILE.
-secrets_run_hook() {
-  local code
-  for _ in $(seq 30); do
-    code=$(in_ns curl -sS --max-time 120 -o "$1" -w '%{http_code}' -X POST "$EDITOR/webhook/$SECRETS_HOOK" \
-      -H 'content-type: application/json' -d '{}') || code=000
-    [ "$code" = 404 ] || break
-    sleep 1
-  done
-  [ "$code" = 200 ] || { echo "the probe's webhook answered $code: $(head -c 200 "$1")"; return 1; }
-}
+secrets_run_hook() { hook_answer "$SECRETS_HOOK" "$1"; }
 
 # The control: the same workflows by n8n's CLI (`n8n execute`, from their Manual Trigger) in a one-off
 # container of the lab's n8n service with its guards removed: both secrets in n8n's environment by their own

@@ -66,16 +66,7 @@ walls_api() { # walls_api METHOD PATH: n8n's public API with the lab's key, the 
 walls_publish() { echo '{}' | walls_api POST "/workflows/$1/publish" >/dev/null; }
 
 # The webhook's answer into FILE (a published webhook answers 404 for a moment).
-walls_run() {
-  local code
-  for _ in $(seq 30); do
-    code=$(in_ns curl -sS --max-time 120 -o "$1" -w '%{http_code}' -X POST "$EDITOR/webhook/$WALLS_HOOK" \
-      -H 'content-type: application/json' -d '{}') || code=000
-    [ "$code" = 404 ] || break
-    sleep 1
-  done
-  [ "$code" = 200 ] || { echo "the probe's webhook answered $code: $(head -c 200 "$1")"; return 1; }
-}
+walls_run() { hook_answer "$WALLS_HOOK" "$1"; }
 
 # walls_reached REPORT NAME: the HTTP Request node's and the Code node's probes of NAME both got the
 # host's answer (or, for the mock API, its health).
