@@ -7,11 +7,22 @@
  * flood on the same gate without the per-client cap: the second client is then refused.
  */
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, get, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GateLimits } from '../../app/console/editor-gate.js';
-import { type Client, client, closeAll, gateTo, held, listening, now, sleep } from './gate-harness.js';
+import {
+  type Client,
+  client,
+  closeAll,
+  flood,
+  gateTo,
+  held,
+  listening,
+  now,
+  request,
+  sleep,
+} from './gate-harness.js';
 
 afterEach(closeAll);
 
@@ -70,49 +81,6 @@ async function n8nStandIn() {
   return Object.assign(server, { pushes, seen });
 }
 
-/** One request from the second client; true when n8n's answer came back through the gate. */
-function request(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = get(
-      {
-        host: '127.0.0.1',
-        port,
-        localAddress: '127.0.0.2',
-        path: '/rest/settings',
-        agent: false,
-        timeout: 5000,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => {
-          body += c.toString();
-        });
-        res.on('end', () => resolve(res.statusCode === 200 && body === 'ok'));
-        res.on('error', () => resolve(false));
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-  });
-}
-
-/** Opens `n` connections from 127.0.0.1, `inFlight` connecting at a time; every other sends half a head. */
-async function flood(port: number, n: number, inFlight = 100): Promise<(Client & { head: boolean })[]> {
-  const all: (Client & { head: boolean })[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      const head = next++ % 2 === 0;
-      const c = Object.assign(client(port, '127.0.0.1'), { head });
-      all.push(c);
-      await c.ready;
-      if (head && c.endedAt === null) c.socket.write('GET /rest/login HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return all;
-}
-
 async function scenario(limits: GateLimits) {
   const n8n = await n8nStandIn();
   const gate = await gateTo(n8n.port, limits);
@@ -128,7 +96,10 @@ async function scenario(limits: GateLimits) {
   // The second client asks every 20 ms, whether or not its earlier requests have been answered.
   const answers = { ok: 0, refused: 0 };
   const asked: Promise<void>[] = [];
-  const ask = () => asked.push(request(gate.port).then((ok) => void (ok ? answers.ok++ : answers.refused++)));
+  const ask = () =>
+    asked.push(
+      request(gate.port, '/rest/settings').then((ok) => void (ok ? answers.ok++ : answers.refused++)),
+    );
   const asking = setInterval(ask, 20);
   const clients = await flood(gate.port, FLOOD);
   clearInterval(asking);

@@ -4,6 +4,7 @@
  * when each of them saw its connection end.
  */
 import { once } from 'node:events';
+import { get } from 'node:http';
 import { type AddressInfo, connect, type Server, type Socket } from 'node:net';
 import { type EditorGateOptions, type GateLimits, startEditorGate } from '../../app/console/editor-gate.js';
 
@@ -108,3 +109,53 @@ export function client(port: number, from = '127.0.0.1'): Client & { ready: Prom
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One GET from the second client (127.0.0.2) to `path` on the port; true when a 200 came back (with the
+ * n8n stand-in's `ok` when `body` is given).
+ */
+export function request(port: number, path: string, body: string | null = 'ok'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = get(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: '127.0.0.2',
+        path,
+        agent: false,
+        timeout: 5000,
+      },
+      (res) => {
+        let got = '';
+        res.on('data', (c: Buffer) => {
+          got += c.toString();
+        });
+        res.on('end', () => resolve(res.statusCode === 200 && (body === null || got === body)));
+        res.on('error', () => resolve(false));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/** Opens `n` connections from 127.0.0.1, `inFlight` connecting at a time; every other sends half a head. */
+export async function flood(
+  port: number,
+  n: number,
+  inFlight = 100,
+): Promise<(Client & { head: boolean })[]> {
+  const all: (Client & { head: boolean })[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const head = next++ % 2 === 0;
+      const c = Object.assign(client(port, '127.0.0.1'), { head });
+      all.push(c);
+      await c.ready;
+      if (head && c.endedAt === null) c.socket.write('GET /rest/login HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return all;
+}
