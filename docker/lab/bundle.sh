@@ -8,8 +8,10 @@ cmd_bundle() {
   local file=${LAB_BUNDLE:-$ROOT/soar-lab-images.tar.gz} start=$SECONDS images missing
   need_docker
   load_settings
-  compose build mock-api walls
+  compose build mock-api
   images=$(lab_images)
+  # The walls' image (Debian's iptables on the lab's base): built here when this engine has none yet.
+  if ! docker image inspect "$(grep '/walls:' <<<"$images")" >/dev/null 2>&1; then compose build walls; fi
   missing=$(for i in $images; do docker image inspect "$i" >/dev/null 2>&1 || echo "$i"; done)
   if [ -n "$missing" ]; then
     say "pulling what this engine does not have yet: $(echo "$missing" | tr '\n' ' ')"

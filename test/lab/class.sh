@@ -294,7 +294,7 @@ class_bundle() {
   BUNDLE_MB=$(($(stat -c %s "$bundle" 2>/dev/null || echo 0) / 1000000))
   check "make class-down removes the class" make_lab class-down ROSTER="$ROSTER_FILE"
   check_nothing_left soar-lab-b "$ROOT/labs/b.env"
-  for image in soar-lab/mock-api:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
+  for image in soar-lab/mock-api:1.0.0 soar-lab/walls:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
     docker rmi -f "$image" >/dev/null 2>&1 || true
   done
   check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"
