@@ -6,26 +6,15 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-# shellcheck source=../../docker/lab/common.sh
-. "$ROOT/docker/lab/common.sh"
-# shellcheck source=../../docker/lab/net.sh
-. "$ROOT/docker/lab/net.sh"
-# shellcheck source=../../docker/lab/settings.sh
-. "$ROOT/docker/lab/settings.sh"
-# shellcheck source=../../docker/lab/preflight.sh
-. "$ROOT/docker/lab/preflight.sh"
-# shellcheck source=../../docker/lab/compose.sh
-. "$ROOT/docker/lab/compose.sh"
-# shellcheck source=../../docker/lab/tools.sh
-. "$ROOT/docker/lab/tools.sh"
-# shellcheck source=../../docker/lab/lifecycle.sh
-. "$ROOT/docker/lab/lifecycle.sh"
-# shellcheck source=../../docker/lab/keep.sh
-. "$ROOT/docker/lab/keep.sh"
-# shellcheck source=../../docker/lab/class.sh
-. "$ROOT/docker/lab/class.sh"
-# shellcheck source=../../docker/lab/board.sh
-. "$ROOT/docker/lab/board.sh"
+# The parts docker/lab.sh sources, in its order, read from its `. "$ROOT/docker/lab/<part>.sh"` lines: a
+# part it gains is sourced here too (test/appliance/lab-fn.test.ts).
+# shellcheck disable=SC2016 # a sed pattern: its $ are the pattern's, never the shell's
+lab_fn_parts=$(sed -n 's|^\. "\$ROOT/docker/lab/\([a-z0-9-]*\.sh\)"$|\1|p' docker/lab.sh)
+[ -n "$lab_fn_parts" ] || { echo "lab-fn.sh: docker/lab.sh sources no part of docker/lab/: its '. \"\$ROOT/docker/lab/<part>.sh\"' lines are not there" >&2; exit 1; }
+for part in $lab_fn_parts; do
+  # shellcheck source=/dev/null # each part is checked through docker/lab.sh, which names it
+  . "$ROOT/docker/lab/$part"
+done
 
 lab_identity
 "$@"
