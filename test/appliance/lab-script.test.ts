@@ -20,13 +20,20 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repoRoot } from './compose-policy.js';
+import { labCommands } from './lab-sh-text.js';
 
 const run = promisify(execFile);
 const script = new URL('docker/lab.sh', repoRoot).pathname;
+/** Every command lab.sh's main dispatches, read from it: a command it gains is tested without an edit here. */
+const dispatched = labCommands(readFileSync(script, 'utf8'));
+const commands = dispatched.map((c) => c.command);
+/** The class's commands that run each lab's own lab.sh, which says for itself that Docker is needed. */
+const eachLab = dispatched.filter((c) => c.runs.startsWith('cmd_class_each ')).map((c) => c.command);
 const bash = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'].find((p) => existsSync(p)) ?? 'bash';
 const Failure = z.object({ code: z.number(), stdout: z.string(), stderr: z.string() });
 
 let bin: string;
+let roster: string;
 beforeAll(() => {
   bin = mkdtempSync(join(tmpdir(), 'lab-sh-test-'));
   // Only what lab.sh needs before it looks for Docker: no docker on this PATH.
@@ -34,13 +41,15 @@ beforeAll(() => {
     const found = ['/usr/bin', '/bin'].map((d) => join(d, tool)).find((p) => existsSync(p));
     if (found) symlinkSync(found, join(bin, tool));
   }
+  roster = join(bin, 'roster.txt');
+  writeFileSync(roster, 'alice\n');
 });
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
-async function lab(args: string[], path: string) {
+async function lab(args: string[], path: string, env: Record<string, string> = {}) {
   try {
     const r = await run(bash, [script, ...args], {
-      env: { PATH: path, HOME: bin, LAB_DIR: bin },
+      env: { PATH: path, HOME: bin, LAB_DIR: bin, ...env },
       timeout: 10_000,
     });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -50,10 +59,35 @@ async function lab(args: string[], path: string) {
 }
 
 describe('docker/lab.sh', () => {
-  it.each(['up', 'down', 'reset', 'health', 'state', 'logs', 'save', 'restore', 'stop', 'start'])(
+  it('reads its commands from lab.sh: a trainer’s, a class’s and the developers’', () => {
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        'up',
+        'down',
+        'reset',
+        'health',
+        'state',
+        'logs',
+        'save',
+        'restore',
+        'stop',
+        'start',
+      ]),
+    );
+    expect(commands).toEqual(
+      expect.arrayContaining(['check', 'starter', 'class-up', 'class-board', 'bundle']),
+    );
+    expect(new Set(commands).size).toBe(commands.length);
+    expect(eachLab).toEqual(expect.arrayContaining(['class-down', 'class-save']));
+  });
+
+  it.each(commands.filter((command) => !eachLab.includes(command)))(
     '%s fails with one clear line when Docker is missing',
     async (command) => {
-      const r = await lab([command], bin);
+      // What a command reads before it looks for Docker: a stage for check and starter, a roster for a class's.
+      const args = command === 'check' ? ['all'] : command === 'starter' ? ['enrich'] : [];
+      const env: Record<string, string> = command.startsWith('class-') ? { ROSTER: roster } : {};
+      const r = await lab([command, ...args], bin, env);
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toMatch(/^lab: Docker is needed: 'docker' was not found/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
