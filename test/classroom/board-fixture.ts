@@ -5,10 +5,8 @@
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import {
   appendHistory,
   HISTORY_FILE,
@@ -20,6 +18,9 @@ import type { BoardDeps } from '../../app/classroom/board-app.js';
 import { createBoardApp } from '../../app/classroom/board-app.js';
 import type { StatesFile } from '../../app/classroom/class-input.js';
 import { LabFolders } from '../../app/classroom/lab-folders.js';
+import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
+
+export type { Served };
 
 export interface ClassOnDisk {
   root: string;
@@ -66,11 +67,6 @@ export async function writeRaw(on: ClassOnDisk, name: string, file: string, text
   await writeFile(join(on.labs, name, file), text);
 }
 
-export interface Served {
-  url: string;
-  close(): Promise<void>;
-}
-
 /** The board's app on a real socket (127.0.0.1, a free port). */
 export async function serveBoard(on: ClassOnDisk, deps: Partial<BoardDeps> = {}): Promise<Served> {
   const app = createBoardApp({
@@ -79,16 +75,5 @@ export async function serveBoard(on: ClassOnDisk, deps: Partial<BoardDeps> = {})
     sessions: undefined,
     ...deps,
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(app.fetch);
 }

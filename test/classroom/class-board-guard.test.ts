@@ -5,9 +5,9 @@
  * it when a lab's reports volume comes or goes) but not a new secret, and holds only from the address
  * that signed in (its cookie replayed from another loopback address is refused). And its entry, board-main.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_SESSION_COOKIE, BoardSessions } from '../../app/classroom/board-guard.js';
+import { type Answer, call } from '../helpers/loopback-http.js';
 import { spawnNode, startService } from '../helpers/service-process.js';
 import { type ClassOnDisk, classOnDisk, type Served, serveBoard, writeStates } from './board-fixture.js';
 
@@ -28,58 +28,8 @@ afterAll(async () => {
   on.remove();
 });
 
-interface Answer {
-  status: number;
-  header: (name: string) => string;
-  text: string;
-  json: () => { error: { code: string } };
-}
-
-/** node:http, so the Host and Sec-Fetch headers are the test's to set (fetch sets its own). */
-function call(
-  served: Served,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
-): Promise<Answer> {
-  const url = new URL(served.url);
-  const body = init.body;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        hostname: url.hostname,
-        port: url.port,
-        method: init.method ?? 'GET',
-        path,
-        // The client's own address (127.0.0.1 unless another loopback address is given).
-        ...(init.from === undefined ? {} : { localAddress: init.from }),
-        headers: {
-          host: url.host,
-          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
-          ...init.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => {
-          text += d;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            header: (name) => [res.headers[name] ?? ''].flat().join('; '),
-            text,
-            json: () => JSON.parse(text),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const signIn = (served: Served, secret: string) =>
-  call(served, '/login', {
+  call(served.url, '/login', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ secret }).toString(),
@@ -90,13 +40,13 @@ const cookieOf = (answer: Answer) =>
 describe('the class board’s guard', () => {
   it('without a secret (loopback): the board, its files and exports; a sign-in link lands on the board', async () => {
     for (const path of ['/', '/board/content', '/board.js', '/board.css', '/class.json', '/class.csv'])
-      expect((await call(open, path)).status, path).toBe(200);
-    const login = await call(open, '/login');
+      expect((await call(open.url, path)).status, path).toBe(200);
+    const login = await call(open.url, '/login');
     expect([login.status, login.header('location')]).toEqual([303, '/']);
-    const page = await call(open, '/');
+    const page = await call(open.url, '/');
     expect(page.header('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
     expect(page.header('x-frame-options')).toBe('DENY');
-    expect(page.text).toContain('<script src="/board.js" defer></script>');
+    expect(page.body).toContain('<script src="/board.js" defer></script>');
   });
 
   it.each([
@@ -111,27 +61,29 @@ describe('the class board’s guard', () => {
     ['a POST', { method: 'POST', body: '{}' }, 405, 'method_not_allowed'],
     ['a DELETE', { method: 'DELETE' }, 405, 'method_not_allowed'],
   ] as const)('refuses %s', async (_name, init, status, code) => {
-    const answer = await call(open, '/class.json', init);
+    const answer = await call(open.url, '/class.json', init);
     expect(answer.status).toBe(status);
-    expect(answer.json().error.code).toBe(code);
+    expect(JSON.parse(answer.body).error.code).toBe(code);
   });
 
   it('a link from another site may open the page (a top-level navigation)', async () => {
-    const answer = await call(open, '/', {
+    const answer = await call(open.url, '/', {
       headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
     });
     expect(answer.status).toBe(200);
   });
 
   it('with a secret: the sign-in page only; a wrong secret late; the right one opens a session', async () => {
-    const page = await call(guarded, '/', { headers: { accept: 'text/html' } });
+    const page = await call(guarded.url, '/', { headers: { accept: 'text/html' } });
     expect([page.status, page.header('location')]).toEqual([303, '/login']);
-    expect((await call(guarded, '/class.json')).status).toBe(401);
-    expect((await call(guarded, '/board/content')).status).toBe(401);
-    expect((await call(guarded, '/login.js')).status).toBe(200);
-    expect((await call(guarded, '/login')).text).toContain('<form id="login" method="post" action="/login">');
+    expect((await call(guarded.url, '/class.json')).status).toBe(401);
+    expect((await call(guarded.url, '/board/content')).status).toBe(401);
+    expect((await call(guarded.url, '/login.js')).status).toBe(200);
+    expect((await call(guarded.url, '/login')).body).toContain(
+      '<form id="login" method="post" action="/login">',
+    );
     expect(
-      (await call(guarded, '/', { headers: { host: '10.0.0.5:8080', accept: 'text/html' } })).status,
+      (await call(guarded.url, '/', { headers: { host: '10.0.0.5:8080', accept: 'text/html' } })).status,
     ).toBe(303);
 
     const began = performance.now();
@@ -145,21 +97,26 @@ describe('the class board’s guard', () => {
     expect(right.header('set-cookie')).toMatch(/HttpOnly/);
     expect(right.header('set-cookie')).toMatch(/SameSite=Strict/);
     const cookie = `${BOARD_SESSION_COOKIE}=${cookieOf(right)}`;
-    expect((await call(guarded, '/class.json', { headers: { cookie } })).status).toBe(200);
-    expect((await call(guarded, '/', { headers: { cookie } })).status).toBe(200);
+    expect((await call(guarded.url, '/class.json', { headers: { cookie } })).status).toBe(200);
+    expect((await call(guarded.url, '/', { headers: { cookie } })).status).toBe(200);
   });
 
   it('has a cookie name of its own, and a session replayed from another address is no session', async () => {
     expect(BOARD_SESSION_COOKIE).toBe('soar_class_board');
     const right = await signIn(guarded, SECRET);
     const cookie = `${BOARD_SESSION_COOKIE}=${cookieOf(right)}`;
-    expect((await call(guarded, '/class.json', { headers: { cookie }, from: '127.0.0.1' })).status).toBe(200);
-    const replayed = await call(guarded, '/class.json', { headers: { cookie }, from: '127.0.0.2' });
-    expect([replayed.status, replayed.json().error.code]).toEqual([401, 'login_required']);
-    const page = await call(guarded, '/', { headers: { cookie, accept: 'text/html' }, from: '127.0.0.2' });
+    expect((await call(guarded.url, '/class.json', { headers: { cookie }, from: '127.0.0.1' })).status).toBe(
+      200,
+    );
+    const replayed = await call(guarded.url, '/class.json', { headers: { cookie }, from: '127.0.0.2' });
+    expect([replayed.status, JSON.parse(replayed.body).error.code]).toEqual([401, 'login_required']);
+    const page = await call(guarded.url, '/', {
+      headers: { cookie, accept: 'text/html' },
+      from: '127.0.0.2',
+    });
     expect([page.status, page.header('location')]).toEqual([303, '/login']);
     // The browser that signed in keeps its session.
-    expect((await call(guarded, '/class.json', { headers: { cookie } })).status).toBe(200);
+    expect((await call(guarded.url, '/class.json', { headers: { cookie } })).status).toBe(200);
   });
 
   it('a session outlives a restart of the board, not a new secret, a changed cookie or its day', () => {

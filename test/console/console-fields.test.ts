@@ -11,10 +11,8 @@ import { createApp, defaultDeps } from '../../app/api/app.js';
 import { parseCheckOptions } from '../../app/check/options.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
-import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { HOST, standInDeps } from './stand-in-deps.js';
 
-const HOST = '127.0.0.1:8088';
 let n8n: Server;
 let n8nUrl: string;
 const hits: string[] = [];
@@ -37,17 +35,15 @@ afterAll(async () => {
 
 function consoleWith(env: Record<string, string>) {
   const config = loadConsoleConfig({ N8N_URL: n8nUrl, ...env });
-  const api = mockApiClient({ kind: 'http', url: 'http://127.0.0.1:9' }, { timeoutMs: 200 });
-  return createConsoleApp({
-    feed: new StateFeed({ api, pollMs: 60_000, checkReport: null }),
-    api,
-    n8nUrl: config.n8nUrl,
-    n8nPublicUrl: config.n8nUrl,
-    allowedHosts: [],
-    token: 't',
-    alertWebhookPath: config.alertWebhookPath,
-    workflowApiUrl: config.workflowApiUrl,
-  });
+  return createConsoleApp(
+    standInDeps({
+      n8nUrl: config.n8nUrl,
+      n8nPublicUrl: config.n8nUrl,
+      token: 't',
+      alertWebhookPath: config.alertWebhookPath,
+      workflowApiUrl: config.workflowApiUrl,
+    }),
+  );
 }
 
 const alert = (app: ReturnType<typeof consoleWith>) =>

@@ -5,20 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
-import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { HOST, standInDeps, TOKEN } from './stand-in-deps.js';
 
-const HOST = '127.0.0.1:8088';
-const TOKEN = 'test-token';
-const api = mockApiClient({ kind: 'http', url: 'http://127.0.0.1:9' }, { timeoutMs: 200 });
-const base = {
-  feed: new StateFeed({ api, pollMs: 60_000, checkReport: null }),
-  api,
-  n8nUrl: 'http://127.0.0.1:9',
-  n8nPublicUrl: 'http://127.0.0.1:9',
-  allowedHosts: [],
-  token: TOKEN,
-};
+const base = standInDeps();
 
 const ROUTES = [
   'GET /',

@@ -6,81 +6,30 @@
  * same console without a secret (the control: behaviour as before) and CONSOLE_ALLOWED_HOSTS for a
  * published address.
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HealthSchema } from '../../app/api/schemas/health.js';
 import { createConsoleApp } from '../../app/console/app.js';
-import { StateFeed } from '../../app/console/feed.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { LOGIN_CONTENT_SECURITY_POLICY } from '../../app/service-kit/browser-guard.js';
+import { type Answer, call } from '../helpers/loopback-http.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { type ConsoleLab, startConsoleLab, waitForLine } from './harness.js';
+import { standInDeps } from './stand-in-deps.js';
 
 const SECRET = 'correct horse battery staple';
 const BOUND = '192.0.2.10:8088';
 /** The secured console's cookie: its lab's and published port's (console-session.test.ts). */
 const COOKIE = 'soar_console_alice_8088';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  ms: number;
-}
-
-/** node:http, so the Host header is ours to set (fetch would not let a test send another one). */
-function raw(
+/** One request whose Host header is the test's (fetch would not let a test send another one). */
+const raw = (
   base: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
-): Promise<Answer> {
-  const url = new URL(base);
-  const began = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        hostname: url.hostname,
-        port: url.port,
-        method,
-        path,
-        headers: {
-          host: url.host,
-          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        // An event stream never ends: the first event is enough.
-        res.on('data', (d) => {
-          text += d;
-          if (res.headers['content-type']?.startsWith('text/event-stream') && text.includes('\n\n')) {
-            res.destroy();
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: text,
-              ms: performance.now() - began,
-            });
-          }
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: text,
-            ms: performance.now() - began,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+) => call(base, path, { method, headers, body });
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
 
@@ -116,16 +65,7 @@ afterAll(async () => {
 
 /** Every route the console's app declares (the guard's `*` aside), built in process with stand-ins. */
 function declaredRoutes(): { method: string; path: string }[] {
-  const api = mockApiClient({ kind: 'http', url: 'http://192.0.2.1:9' });
-  const feed = new StateFeed({ api, pollMs: 1000, checkReport: null });
-  const app = createConsoleApp({
-    feed,
-    api,
-    n8nUrl: 'http://192.0.2.1:9',
-    n8nPublicUrl: 'http://192.0.2.1:9',
-    allowedHosts: [],
-    token: 'stand-in',
-  });
+  const app = createConsoleApp(standInDeps());
   return app.routes.filter((r) => r.method !== 'ALL').map(({ method, path }) => ({ method, path }));
 }
 

@@ -7,102 +7,28 @@
  * proxy's X-Forwarded-For. The consoles are the real app on real sockets; the first and the refusals
  * are the real entry point.
  */
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig, sessionSettings } from '../../app/console/config.js';
-import { StateFeed } from '../../app/console/feed.js';
 import { Sessions } from '../../app/console/session.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { type Answer, call, type Served, serveOnLoopback } from '../helpers/loopback-http.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { waitForLine } from './harness.js';
+import { standInDeps } from './stand-in-deps.js';
 
 const SECRET = 'the-same-secret-in-both-labs';
 
-interface Served {
-  url: string;
-  cookie: string;
-  close(): Promise<void>;
-}
+/** A lab's console on a socket, with the name of its session cookie. */
+type LabConsole = Served & { cookie: string };
 
 /** One lab's console from its environment (config → sessions → the app), on 127.0.0.1. */
-async function serveConsole(env: Record<string, string>): Promise<Served> {
+async function serveConsole(env: Record<string, string>): Promise<LabConsole> {
   const config = loadConsoleConfig({ CONSOLE_SECRET: SECRET, ...env });
   const settings = sessionSettings(config);
-  // The mock API is a socket that is not there: these tests never need it, and fail fast if they did.
-  const api = mockApiClient({ kind: 'socket', path: join('/nonexistent', 'api.sock') });
-  const app = createConsoleApp({
-    feed: new StateFeed({ api, pollMs: 1000, checkReport: null }),
-    api,
-    n8nUrl: 'http://192.0.2.1:9',
-    n8nPublicUrl: 'http://192.0.2.1:9',
-    allowedHosts: config.allowedHosts,
-    token: 'page-token',
-    sessions: new Sessions(SECRET, settings),
-  });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    cookie: settings.cookie,
-    close: () =>
-      new Promise((resolve) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-interface Answer {
-  status: number;
-  header: (name: string) => string;
-  body: string;
-}
-
-/** node:http: the Host, Origin and X-Forwarded-For are the test's, and so is the client's address. */
-function call(
-  base: string,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
-): Promise<Answer> {
-  const url = new URL(base);
-  const { body } = init;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        hostname: url.hostname,
-        port: url.port,
-        method: init.method ?? 'GET',
-        path,
-        localAddress: init.from ?? '127.0.0.1',
-        headers: {
-          host: url.host,
-          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
-          ...init.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => {
-          text += d;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            header: (name) => [res.headers[name] ?? ''].flat().join('; '),
-            body: text,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const app = createConsoleApp(
+    standInDeps({ allowedHosts: config.allowedHosts, sessions: new Sessions(SECRET, settings) }),
+  );
+  return { ...(await serveOnLoopback(app.fetch)), cookie: settings.cookie };
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
@@ -119,9 +45,9 @@ function signIn(base: string, init: { headers?: Record<string, string>; from?: s
 /** The `name=value` pair of the cookie a sign-in set. */
 const pairOf = (answer: Answer) => answer.header('set-cookie').split(';')[0] ?? '';
 
-let alice: Served;
-let bob: Served;
-let proxied: Served;
+let alice: LabConsole;
+let bob: LabConsole;
+let proxied: LabConsole;
 beforeAll(async () => {
   [alice, bob, proxied] = await Promise.all([
     serveConsole({ CONSOLE_LAB: 'alice', CONSOLE_PUBLISHED_PORT: '8089' }),

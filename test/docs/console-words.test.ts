@@ -7,13 +7,11 @@
  * not the console's (the editor's, emphasis) are listed here by name, so a new one has to be looked at.
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
-import { StateFeed } from '../../app/console/feed.js';
 import { Sessions } from '../../app/console/session.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { standInDeps } from '../console/stand-in-deps.js';
+import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -71,35 +69,26 @@ function missingWords(words: readonly string[], shown: string): string[] {
   return words.filter((w) => !shown.includes(w));
 }
 
-let server: ReturnType<typeof serve>;
-let base: string;
+let served: Served;
 let shown = '';
 
 beforeAll(async () => {
-  const api = mockApiClient({ kind: 'http', url: 'http://127.0.0.1:9' });
-  const deps = {
-    feed: new StateFeed({ api, pollMs: 60_000, checkReport: null }),
-    api,
-    n8nUrl: 'http://127.0.0.1:9',
+  const deps = standInDeps({
     n8nPublicUrl: 'http://127.0.0.1:5678',
-    allowedHosts: [],
     token: 'docs-token',
     n8nApiKey: 'docs-key',
-  };
+  });
   const open = createConsoleApp(deps);
   const signIn = createConsoleApp({ ...deps, sessions: new Sessions('docs-secret', { cookie: 'docs' }) });
-  server = serve({
-    fetch: (req) => (new URL(req.url).pathname.startsWith('/signin') ? signInFetch(req) : open.fetch(req)),
-    hostname: '127.0.0.1',
-    port: 0,
-  });
   const signInFetch = (req: Request) => {
     const url = new URL(req.url);
     url.pathname = url.pathname.replace(/^\/signin/, '') || '/';
     return signIn.fetch(new Request(url, req));
   };
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOnLoopback((req) =>
+    new URL(req.url).pathname.startsWith('/signin') ? signInFetch(req) : open.fetch(req),
+  );
+  const base = served.url;
   const page = await fetch(`${base}/`);
   const login = await fetch(`${base}/signin/login`);
   if (page.status !== 200 || login.status !== 200)
@@ -110,12 +99,7 @@ beforeAll(async () => {
   shown = `${visibleText(await page.text())} ${visibleText(await login.text())} ${drawn}`;
 });
 
-afterAll(async () => {
-  await new Promise((r) => {
-    server.close(r);
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  });
-});
+afterAll(() => served.close());
 
 describe('the console controls the trainee guide names', () => {
   it('are on the console’s pages as named', () => {

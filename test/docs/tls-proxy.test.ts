@@ -8,16 +8,14 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig, sessionSettings } from '../../app/console/config.js';
-import { StateFeed } from '../../app/console/feed.js';
 import { Sessions } from '../../app/console/session.js';
-import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { standInDeps } from '../console/stand-in-deps.js';
+import { serveOnLoopback } from '../helpers/loopback-http.js';
 
 const EXAMPLE = new URL('../../deploy/tls/nginx.conf.example', import.meta.url).pathname;
 const example = readFileSync(EXAMPLE, 'utf8');
@@ -187,45 +185,23 @@ async function startNginx(main: string) {
 
 /** A console behind the lab's secret and LAB_PUBLIC_ORIGIN, on 127.0.0.1 (its port the proxied one). */
 async function serveConsole() {
-  const api = mockApiClient({ kind: 'socket', path: '/nonexistent/api.sock' });
   const app = (port: number) => {
     const config = loadConsoleConfig({
       CONSOLE_SECRET: 'the-lab-secret-0123',
       CONSOLE_PUBLISHED_PORT: String(port),
       LAB_PUBLIC_ORIGIN: 'https://lab.example.org',
     });
-    return createConsoleApp({
-      feed: new StateFeed({ api, pollMs: 1000, checkReport: null }),
-      api,
-      n8nUrl: 'http://192.0.2.1:9',
-      n8nPublicUrl: 'http://192.0.2.1:9',
-      allowedHosts: [],
-      token: 'page-token',
-      sessions: new Sessions('the-lab-secret-0123', sessionSettings(config)),
-    });
+    return createConsoleApp(
+      standInDeps({ sessions: new Sessions('the-lab-secret-0123', sessionSettings(config)) }),
+    );
   };
   // The port is known once listening: the app that answers is made for it.
   let handler: ReturnType<typeof app> | undefined;
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve(
-      {
-        fetch: (req, env) => (handler ? handler.fetch(req, env) : new Response(null, { status: 503 })),
-        port: 0,
-        hostname: '127.0.0.1',
-      },
-      () => resolve(s),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
-  handler = app(port);
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const served = await serveOnLoopback((req, env) =>
+    handler ? handler.fetch(req, env) : new Response(null, { status: 503 }),
+  );
+  handler = app(served.port);
+  return served;
 }
 
 /** HTTPS to the proxy on 127.0.0.2, as a browser that typed https://lab.example.org:<port>. */

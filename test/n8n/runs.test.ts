@@ -4,11 +4,10 @@
  * status=running): the run of a stimulus is found by the event_id in its data, in the workflow that
  * listens on the path, started after the stimulus; its nodes come in the order they ran.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { n8nRunSource } from '../../app/n8n/runs.js';
+import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
 
 const SENT_AT = new Date('2026-11-26T10:00:00.000Z');
 const webhookNode = {
@@ -49,7 +48,7 @@ const EXECUTIONS = [
 const RUNNING = [execution('32', 'running', '2026-11-26T10:00:03.000Z', 'evt-b')];
 
 let url: string;
-let server: ReturnType<typeof serve>;
+let server: Served;
 const seen: string[] = [];
 beforeAll(async () => {
   const app = new Hono();
@@ -76,20 +75,10 @@ beforeAll(async () => {
     const found = [...EXECUTIONS, ...RUNNING].find((e) => e.id === c.req.param('id'));
     return found ? c.json({ id: found.id, status: found.status }) : c.json({ message: 'Not Found' }, 404);
   });
-  server = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  const address: AddressInfo | string | null = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  url = `http://127.0.0.1:${address.port}`;
+  server = await serveOnLoopback(app.fetch);
+  url = server.url;
 });
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }),
-);
+afterAll(() => server.close());
 
 const query = (eventId: string, exclude: string[] = []) => ({
   eventId,

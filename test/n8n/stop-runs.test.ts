@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/api/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
-import { StateFeed } from '../../app/console/feed.js';
 import type { MockApiClient } from '../../app/mock-api-client/client.js';
 import { StopRunsError, stopUnfinishedRuns } from '../../app/n8n/stop-runs.js';
+import { HOST, standInDeps } from '../console/stand-in-deps.js';
 
 const KEY = 'lab-key';
 
@@ -84,7 +84,6 @@ describe('stopUnfinishedRuns', () => {
 });
 
 describe("the console's Reset", () => {
-  const HOST = '127.0.0.1:8088';
   function consoleWith(stopRuns: (() => Promise<number>) | undefined, calls: string[]) {
     const mockApi = createApp(defaultDeps());
     const api: MockApiClient = {
@@ -101,15 +100,14 @@ describe("the console's Reset", () => {
       },
       close() {},
     };
-    return createConsoleApp({
-      feed: new StateFeed({ api, pollMs: 60_000, checkReport: null }),
-      api,
-      n8nUrl: 'http://127.0.0.1:9',
-      n8nPublicUrl: 'http://127.0.0.1:5678',
-      allowedHosts: [],
-      token: 't',
-      ...(stopRuns ? { stopRuns } : {}),
-    });
+    return createConsoleApp(
+      standInDeps({
+        api,
+        n8nPublicUrl: 'http://127.0.0.1:5678',
+        token: 't',
+        ...(stopRuns ? { stopRuns } : {}),
+      }),
+    );
   }
   const reset = (app: ReturnType<typeof createConsoleApp>) =>
     app.request('/api/reset', {
