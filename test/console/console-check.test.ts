@@ -9,53 +9,48 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnNode } from '../helpers/service-process.js';
-import { waitForLine } from './harness.js';
+import {
+  GUARDED,
+  guardAnswers,
+  postControl,
+  type RunningConsole,
+  runConsole,
+  stopConsoles,
+} from './harness.js';
 
 const STAND_IN = 'test/console/stand-in-checker.mjs';
 const N8N = 'http://127.0.0.1:9';
 /** The editor as the trainee's browser reaches it: the checker's links to each run start with it. */
 const EDITOR = 'http://127.0.0.1:5699';
 
-interface Console {
-  url: string;
-  token: string;
-  report: string;
-  proc: ReturnType<typeof spawnNode>;
-}
+type Console = RunningConsole & { report: string };
 
 const started: Console[] = [];
 let dir: string;
 
 async function startConsole(env: Record<string, string> = {}): Promise<Console> {
   const report = join(dir, `check-${started.length}.json`);
-  const proc = spawnNode('app/console/main.ts', [], {
-    CONSOLE_PORT: '0',
-    MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
-    N8N_URL: N8N,
-    N8N_PUBLIC_URL: EDITOR,
-    CHECK_REPORT: report,
-    CONSOLE_CHECKER: STAND_IN,
-    N8N_API_KEY: 'lab-api-key',
-    APPROVAL_TIMEOUT_SECONDS: '45',
-    // n8n's subnet (the stand-in's is loopback): the checker guards its connections with it too.
-    N8N_ALLOWED_SUBNET: '127.0.0.0/8',
-    UNRELATED_SECRET: 'must-not-reach-the-checker',
-    ...env,
-  });
-  const [, url = ''] = await waitForLine(proc, /console listening on (http:\/\/\S+)/);
-  const token = ((await (await fetch(`${url}/api/session`)).json()) as { token: string }).token;
-  const c = { url, token, report, proc };
+  const c = {
+    ...(await runConsole({
+      MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
+      N8N_URL: N8N,
+      N8N_PUBLIC_URL: EDITOR,
+      CHECK_REPORT: report,
+      CONSOLE_CHECKER: STAND_IN,
+      N8N_API_KEY: 'lab-api-key',
+      APPROVAL_TIMEOUT_SECONDS: '45',
+      // n8n's subnet (the stand-in's is loopback): the checker guards its connections with it too.
+      N8N_ALLOWED_SUBNET: '127.0.0.0/8',
+      UNRELATED_SECRET: 'must-not-reach-the-checker',
+      ...env,
+    })),
+    report,
+  };
   started.push(c);
   return c;
 }
 
-const post = (c: Console, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${c.url}/api/check`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-console-token': c.token, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const post = (c: Console, body: unknown) => postControl(c, '/api/check', body);
 
 interface Run {
   running: boolean;
@@ -91,10 +86,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const c of started) {
-    if (c.proc.child.exitCode === null) c.proc.child.kill('SIGTERM');
-    await c.proc.exited;
-  }
+  await stopConsoles(started);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,11 +95,7 @@ describe('POST /api/check', () => {
     const c = await startConsole();
     const argvFile = `${c.report}.argv.json`;
     // Refusals first, each next to the valid request below; none of them starts the checker.
-    expect((await post(c, { stage: 'webhook' }, { 'x-console-token': 'wrong' })).status).toBe(403);
-    expect((await post(c, { stage: 'webhook' }, { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post(c, { stage: 'webhook' }, { origin: 'http://evil.test' })).status).toBe(403);
-    expect((await post(c, { stage: 'webhook' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect((await post(c, 'not json')).status).toBe(400);
+    expect(await guardAnswers(c, '/api/check', { stage: 'webhook' })).toEqual(GUARDED);
     for (const stage of ['webhook; touch /tmp/x', '--help', 'Webhook', '', 42]) {
       const res = await post(c, { stage });
       expect(res.status, String(stage)).toBe(400);

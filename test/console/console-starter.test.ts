@@ -16,43 +16,37 @@ import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, workflowStore, writes } from '../n8n/workflow-store.js';
-import { waitForLine } from './harness.js';
+import {
+  GUARDED,
+  guardAnswers,
+  postControl,
+  type RunningConsole,
+  runConsole,
+  stopConsoles,
+} from './harness.js';
 
-interface Console {
-  url: string;
-  token: string;
-  proc: ReturnType<typeof spawnNode>;
-}
-const started: Console[] = [];
+const started: RunningConsole[] = [];
 let dir: string;
 
-async function startConsole(env: Record<string, string>): Promise<Console> {
-  const proc = spawnNode('app/console/main.ts', [], {
-    CONSOLE_PORT: '0',
-    MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'),
-    CHECK_REPORT: join(dir, 'check-last.json'),
-    ...env,
-  });
-  const [, url = ''] = await waitForLine(proc, /console listening on (http:\/\/\S+)/, 60_000);
-  const token = ((await (await fetch(`${url}/api/session`)).json()) as { token: string }).token;
-  const c = { url, token, proc };
+async function startConsole(env: Record<string, string>): Promise<RunningConsole> {
+  const c = await runConsole(
+    { MOCK_API_SOCKET: join(dir, 'no-mock-api.sock'), CHECK_REPORT: join(dir, 'check-last.json'), ...env },
+    60_000,
+  );
   started.push(c);
   return c;
 }
 
-const post = (c: Console, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${c.url}/api/starter`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-console-token': c.token, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const post = (c: RunningConsole, body: unknown, headers: Record<string, string> = {}) =>
+  postControl(c, '/api/starter', body, headers);
 
 interface Answer {
   ok?: boolean;
   lines?: string[];
   error?: { code?: string; message?: string };
 }
-const stagesOf = async (c: Console) => (await (await fetch(`${c.url}/api/stages`)).json()) as StagesView;
+const stagesOf = async (c: RunningConsole) =>
+  (await (await fetch(`${c.url}/api/stages`)).json()) as StagesView;
 const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as Answer });
 
 /** A refusal: this status and code, one line of message, no lines added, and n8n never asked. */
@@ -76,10 +70,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'soar-console-starter-'));
 });
 afterAll(async () => {
-  for (const c of started) {
-    if (c.proc.child.exitCode === null) c.proc.child.kill('SIGTERM');
-    await c.proc.exited;
-  }
+  await stopConsoles(started);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -101,11 +92,7 @@ describe('GET /api/stages and POST /api/starter, starters on', () => {
     expect(page).toContain('<div id="stage-brief"');
 
     // Refusals first, each next to the valid request below; none reaches n8n.
-    expect((await post(c, { stage: 'enrich' }, { 'x-console-token': 'wrong' })).status).toBe(403);
-    expect((await post(c, { stage: 'enrich' }, { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post(c, { stage: 'enrich' }, { origin: 'http://evil.test' })).status).toBe(403);
-    expect((await post(c, { stage: 'enrich' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect((await post(c, 'not json')).status).toBe(400);
+    expect(await guardAnswers(c, '/api/starter', { stage: 'enrich' })).toEqual(GUARDED);
     expect((await post(c, { stage: 42 })).status).toBe(400);
     const webhook = await answer(await post(c, { stage: 'webhook' }));
     expect(refusalProblems(webhook, 400, 'bad_stage', n8n.calls.length)).toEqual([]);

@@ -2,7 +2,8 @@
  * The console's test set-up: the mock API (real entry point, with a Unix socket), the reference workflow
  * behind n8n's URLs (the acceptance runner's `--target reference` host), and the console (real entry
  * point) reaching the mock API through the socket only. Everything on loopback and in a temp folder;
- * stop() ends only what start() started.
+ * stop() ends only what start() started. Also the console on its own (runConsole), its controls posted
+ * as its page posts them, and what its guard refuses.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,72 @@ export async function waitForLine(proc: ReturnType<typeof spawnNode>, pattern: R
   }
   throw new Error(`no ${pattern} within ${ms} ms: ${proc.stdout()} ${proc.stderr()}`);
 }
+
+/** The console run as its real entry point, on a free port, and the token its page carries. */
+export interface RunningConsole {
+  url: string;
+  token: string;
+  proc: ReturnType<typeof spawnNode>;
+}
+
+/** The console's entry point with CONSOLE_PORT=0 and `env`, once it listens (within `ms`), with its token. */
+export async function runConsole(env: Record<string, string>, ms?: number): Promise<RunningConsole> {
+  const proc = spawnNode('app/console/main.ts', [], { CONSOLE_PORT: '0', ...env });
+  const [, url = ''] = await waitForLine(proc, /console listening on (http:\/\/\S+)/, ms);
+  const token = ((await (await fetch(`${url}/api/session`)).json()) as { token: string }).token;
+  return { url, token, proc };
+}
+
+/** Ends each console and waits for it to exit. */
+export async function stopConsoles(consoles: readonly RunningConsole[]): Promise<void> {
+  for (const c of consoles) {
+    if (c.proc.child.exitCode === null) c.proc.child.kill('SIGTERM');
+    await c.proc.exited;
+  }
+}
+
+/** A POST to one of the console's controls as its page sends it (JSON, the token; `headers` over them); a string body as it is. */
+export const postControl = (
+  c: RunningConsole,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${c.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-console-token': c.token, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+/**
+ * What a control answers to what the console's guard refuses, each beside `valid` (a body it takes): a
+ * wrong token, a body that is not JSON by its type, another origin, another site, and a body that is not
+ * JSON at all. A control under the guard answers 403, 415, 403, 403 and 400, and does nothing.
+ */
+export async function guardAnswers(
+  c: RunningConsole,
+  path: string,
+  valid: unknown,
+): Promise<Record<string, number>> {
+  const status = async (body: unknown, headers?: Record<string, string>) =>
+    (await postControl(c, path, body, headers)).status;
+  return {
+    'a wrong token': await status(valid, { 'x-console-token': 'wrong' }),
+    'text/plain': await status(valid, { 'content-type': 'text/plain' }),
+    'another origin': await status(valid, { origin: 'http://evil.test' }),
+    'another site': await status(valid, { 'sec-fetch-site': 'cross-site' }),
+    'not JSON': await status('not json'),
+  };
+}
+
+/** What guardAnswers gets from a control under the console's guard. */
+export const GUARDED = {
+  'a wrong token': 403,
+  'text/plain': 415,
+  'another origin': 403,
+  'another site': 403,
+  'not JSON': 400,
+};
 
 export async function startConsoleLab(env: Record<string, string> = {}): Promise<ConsoleLab> {
   const dir = mkdtempSync(join(tmpdir(), 'soar-console-'));
