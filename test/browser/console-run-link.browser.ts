@@ -7,13 +7,11 @@
  * and under the result's heading. The run's address is served by a small server here, standing in for n8n's
  * editor, so the new tab shows what it opened.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from '../console/harness.js';
+import { standIn } from '../n8n/stand-in.js';
 
-let editor: Server;
 let editorUrl: string;
 let lab: ConsoleLab;
 let browser: Browser;
@@ -21,12 +19,11 @@ let page: Page;
 
 beforeAll(async () => {
   // n8n's editor, as far as this test needs it: an execution's page names the execution.
-  editor = createServer((req, res) => {
+  const editor = await standIn((call, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>n8n</title><p id="opened">${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`);
-  });
-  await new Promise<void>((resolve) => editor.listen(0, '127.0.0.1', resolve));
-  editorUrl = `http://127.0.0.1:${(editor.address() as AddressInfo).port}`;
+    res.end(`<!doctype html><title>n8n</title><p id="opened">${call.url.replace(/[<>&"]/g, '')}</p>`);
+  }, 'file');
+  editorUrl = editor.url;
   lab = await startConsoleLab({ CONSOLE_CHECKER: 'test/console/stand-in-checker.mjs', N8N_URL: editorUrl });
   browser = await openChromium();
   page = browser.page;
@@ -35,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await lab?.stop();
-  await new Promise((resolve) => editor?.close(resolve));
 });
 
 async function check(stage: string, scope: 'up-to' | 'only'): Promise<void> {

@@ -3,34 +3,25 @@
  * OpenAPI document (the mock API's own, in process) and a readable field page linked from the header;
  * and the test alerts go to the checker's webhook path (ALERT_WEBHOOK_PATH).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, defaultDeps } from '../../app/api/app.js';
 import { parseCheckOptions } from '../../app/check/options.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import { loadConsoleConfig } from '../../app/console/config.js';
+import { send, standIn } from '../n8n/stand-in.js';
 import { HOST, standInDeps } from './stand-in-deps.js';
 
-let n8n: Server;
 let n8nUrl: string;
 const hits: string[] = [];
 let answerStatus = 200;
 
 beforeAll(async () => {
-  n8n = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    req.resume();
-    res
-      .writeHead(answerStatus, { 'content-type': 'application/json' })
-      .end('{"message":"Workflow was started"}');
-  });
-  await new Promise<void>((r) => n8n.listen(0, '127.0.0.1', r));
-  n8nUrl = `http://127.0.0.1:${(n8n.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((r) => n8n.close(r));
+  const n8n = await standIn((call, res) => {
+    hits.push(`${call.method} ${call.url}`);
+    send(res, answerStatus, { message: 'Workflow was started' });
+  }, 'file');
+  n8nUrl = n8n.url;
 });
 
 function consoleWith(env: Record<string, string>) {

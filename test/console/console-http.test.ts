@@ -4,9 +4,6 @@
  * proxy: a table of URLs against a recording n8n stand-in and a recording "elsewhere"), the 409 retry, and
  * the poller's If-None-Match with and without a 304 from the mock API.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/api/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
@@ -14,37 +11,33 @@ import { loadConsoleConfig } from '../../app/console/config.js';
 import { StateFeed } from '../../app/console/feed.js';
 import { resumeTarget } from '../../app/console/resume.js';
 import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
+import { type Call, type StandIn, standIn } from '../n8n/stand-in.js';
 
-interface Recorder {
-  url: string;
+/** A recording stand-in (test/n8n/stand-in.ts): each request as its method, path and body, answered by `answer`. */
+interface Recorder extends StandIn {
   hits: { method: string; url: string; body: string }[];
-  server: Server;
-  answer: (req: IncomingMessage, n: number) => [number, string];
+  answer: (call: Call, n: number) => [number, string];
 }
 
 async function recorder(
   answer: Recorder['answer'] = () => [200, '{"message":"Resumed"}'],
+  lasts: 'test' | 'file' = 'test',
 ): Promise<Recorder> {
-  const rec = { hits: [], answer } as unknown as Recorder;
-  rec.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      rec.hits.push({ method: req.method ?? '', url: req.url ?? '', body });
-      const [status, text] = rec.answer(req, rec.hits.length);
+  const rec: Recorder = Object.assign(
+    await standIn((call, res) => {
+      rec.hits.push({ method: call.method, url: call.url, body: call.text });
+      const [status, text] = rec.answer(call, rec.hits.length);
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-    });
-  });
-  await new Promise<void>((r) => rec.server.listen(0, '127.0.0.1', r));
-  rec.url = `http://127.0.0.1:${(rec.server.address() as AddressInfo).port}`;
+    }, lasts),
+    { hits: [], answer },
+  );
   return rec;
 }
 
 const TOKEN = 'test-token';
 const PUBLIC = 'http://127.0.0.1:5678';
-let mock: ReturnType<typeof serve>;
+let mock: Served;
 let mockUrl: string;
 let n8n: Recorder;
 let elsewhere: Recorder;
@@ -52,11 +45,10 @@ let feed: StateFeed;
 let app: ReturnType<typeof createConsoleApp>;
 
 beforeAll(async () => {
-  mock = serve({ fetch: createApp(defaultDeps()).fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise((r) => mock.once('listening', r));
-  mockUrl = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
-  n8n = await recorder();
-  elsewhere = await recorder();
+  mock = await serveOnLoopback(createApp(defaultDeps()).fetch);
+  mockUrl = mock.url;
+  n8n = await recorder(undefined, 'file');
+  elsewhere = await recorder(undefined, 'file');
   const api = mockApiClient({ kind: 'http', url: mockUrl });
   feed = new StateFeed({ api, pollMs: 60_000, checkReport: null });
   app = createConsoleApp({
@@ -69,14 +61,7 @@ beforeAll(async () => {
     resumeRetryMs: 1500,
   });
 });
-afterAll(async () => {
-  for (const s of [mock, n8n.server, elsewhere.server]) {
-    await new Promise((r) => {
-      s.close(r);
-      if ('closeAllConnections' in s) s.closeAllConnections();
-    });
-  }
-});
+afterAll(() => mock.close());
 
 const HOST = '127.0.0.1:8088';
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

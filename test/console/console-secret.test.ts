@@ -6,7 +6,6 @@
  * same console without a secret (the control: behaviour as before) and CONSOLE_ALLOWED_HOSTS for a
  * published address.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HealthSchema } from '../../app/api/schemas/health.js';
@@ -14,6 +13,7 @@ import { createConsoleApp } from '../../app/console/app.js';
 import { LOGIN_CONTENT_SECURITY_POLICY } from '../../app/service-kit/browser-guard.js';
 import { type Answer, call } from '../helpers/loopback-http.js';
 import { spawnNode } from '../helpers/service-process.js';
+import { send, standIn } from '../n8n/stand-in.js';
 import { type ConsoleLab, startConsoleLab, waitForLine } from './harness.js';
 import { standInDeps } from './stand-in-deps.js';
 
@@ -36,17 +36,14 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-s
 let secured: ConsoleLab;
 let open: ConsoleLab;
 /** The secured console's workflow platform: records what reaches it (approvals, test alerts). */
-let n8n: Server;
 let n8nUrl: string;
 const reachedN8n: string[] = [];
 beforeAll(async () => {
-  n8n = createServer((req, res) => {
-    reachedN8n.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-  await new Promise<void>((resolve) => n8n.listen(0, '127.0.0.1', resolve));
-  const address = n8n.address();
-  n8nUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  const n8n = await standIn((call, res) => {
+    reachedN8n.push(`${call.method} ${call.url}`);
+    send(res, 200, {});
+  }, 'file');
+  n8nUrl = n8n.url;
   [secured, open] = await Promise.all([
     startConsoleLab({
       CONSOLE_SECRET: SECRET,
@@ -60,7 +57,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([secured?.stop(), open?.stop()]);
-  await new Promise((resolve) => n8n?.close(resolve));
 });
 
 /** Every route the console's app declares (the guard's `*` aside), built in process with stand-ins. */

@@ -1,25 +1,37 @@
 /**
- * A stand-in of n8n over real HTTP on loopback for the client's tests: records every call (method, path,
- * JSON body, headers) and answers with the test's handler. Closed after each test.
+ * A stand-in of n8n over real HTTP on loopback, for every test that talks to n8n (the client's, the
+ * console's, the reset's; the same stand-in serves where a test needs the mock API on a socket): records
+ * every call (method, path, body as sent and as JSON, headers) and answers with the test's handler.
+ * Closed after each test, or (one made in beforeAll) after the file's tests.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 export interface Call {
   method: string;
   url: string;
+  /** The body as sent, and read as JSON (undefined when there is none). */
+  text: string;
   body: unknown;
   headers: IncomingMessage['headers'];
 }
 export type Handler = (call: Call, res: ServerResponse) => void;
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
-});
+export interface StandIn {
+  url: string;
+  calls: Call[];
+  server: Server;
+}
 
-export async function standIn(handler: Handler): Promise<{ url: string; calls: Call[] }> {
+const close = (servers: Server[]) =>
+  Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+const forTest: Server[] = [];
+const forFile: Server[] = [];
+afterEach(() => close(forTest));
+afterAll(() => close(forFile));
+
+export async function standIn(handler: Handler, lasts: 'test' | 'file' = 'test'): Promise<StandIn> {
   const calls: Call[] = [];
   const server = createServer((req, res) => {
     let text = '';
@@ -30,6 +42,7 @@ export async function standIn(handler: Handler): Promise<{ url: string; calls: C
       const call = {
         method: req.method ?? '',
         url: req.url ?? '',
+        text,
         body: text ? JSON.parse(text) : undefined,
         headers: req.headers,
       };
@@ -38,8 +51,8 @@ export async function standIn(handler: Handler): Promise<{ url: string; calls: C
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
+  (lasts === 'test' ? forTest : forFile).push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, server };
 }
 export const send = (
   res: ServerResponse,

@@ -3,14 +3,13 @@
  * until none is left, and fails loudly (never silently "done") when n8n refuses or runs stay. The
  * console's Reset stops the runs first and clears nothing when that fails.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp, defaultDeps } from '../../app/api/app.js';
 import { createConsoleApp } from '../../app/console/app.js';
 import type { MockApiClient } from '../../app/mock-api-client/client.js';
 import { StopRunsError, stopUnfinishedRuns } from '../../app/n8n/stop-runs.js';
 import { HOST, standInDeps } from '../console/stand-in-deps.js';
+import { send, standIn } from './stand-in.js';
 
 const KEY = 'lab-key';
 
@@ -18,37 +17,23 @@ const KEY = 'lab-key';
 async function fakeN8n(opts: { runs: number; perStop?: number; refuse?: number }) {
   let left = opts.runs;
   const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      calls.push(`${req.method} ${req.url} ${body}`);
-      const send = (status: number, value: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (req.headers['x-n8n-api-key'] !== KEY) return send(401, { message: 'unauthorized' });
-      if (opts.refuse) return send(opts.refuse, { message: 'no' });
-      if (req.method === 'POST' && req.url === '/api/v1/executions/stop') {
-        const n = Math.min(left, opts.perStop ?? left);
-        left -= n;
-        return send(200, { stopped: n });
-      }
-      if (req.method === 'GET' && req.url?.startsWith('/api/v1/executions?')) {
-        const waiting = req.url.includes('status=waiting') && left > 0;
-        return send(200, { data: waiting ? [{ id: '1' }] : [], nextCursor: null });
-      }
-      return send(404, {});
-    });
+  const { url } = await standIn((call, res) => {
+    calls.push(`${call.method} ${call.url} ${call.text}`);
+    if (call.headers['x-n8n-api-key'] !== KEY) return send(res, 401, { message: 'unauthorized' });
+    if (opts.refuse) return send(res, opts.refuse, { message: 'no' });
+    if (call.method === 'POST' && call.url === '/api/v1/executions/stop') {
+      const n = Math.min(left, opts.perStop ?? left);
+      left -= n;
+      return send(res, 200, { stopped: n });
+    }
+    if (call.method === 'GET' && call.url.startsWith('/api/v1/executions?')) {
+      const waiting = call.url.includes('status=waiting') && left > 0;
+      return send(res, 200, { data: waiting ? [{ id: '1' }] : [], nextCursor: null });
+    }
+    return send(res, 404, {});
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, left: () => left };
+  return { url, calls, left: () => left };
 }
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
-});
 
 describe('stopUnfinishedRuns', () => {
   it('stops every waiting, running and queued run with the key, then finds none left', async () => {
