@@ -7,7 +7,7 @@
  * in the address bar. SCREENSHOTS=<dir> also writes class-board.png.
  */
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoardSessions } from '../../app/classroom/board-guard.js';
 import {
@@ -20,7 +20,7 @@ import {
   writeStates,
 } from '../classroom/board-fixture.js';
 import { checkReport, ENRICH_HINT } from '../classroom/class-fixture.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 
 const SHOTS = process.env.SCREENSHOTS;
 const SECRET = 'a1b2c3d4e5f6a7b8c9d0e1f2';
@@ -54,11 +54,7 @@ beforeAll(async () => {
   await landCheck(on, 'alice', checkReport('enrich', { finishedAt: new Date().toISOString() }));
   board = await serveBoard(on);
   guarded = await serveBoard(on, { sessions: new BoardSessions(SECRET) });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS],
-  });
+  browser = await launchChromium();
   live = await browser.newContext({ viewport: { width: 1500, height: 700 } });
   still = await browser.newContext({ javaScriptEnabled: false });
 }, 60_000);

@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { CLASS, ENRICH_HINT } from '../classroom/class-fixture.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { spawnNode } from '../helpers/service-process.js';
 
 const SHOTS = process.env.SCREENSHOTS;
@@ -27,11 +27,7 @@ beforeAll(async () => {
   proc.child.stdin.end(JSON.stringify(CLASS));
   expect((await proc.exited).code).toBe(0);
   writeFileSync(join(dir, 'class.html'), proc.stdout());
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({
     javaScriptEnabled: false,
     viewport: { width: 1500, height: 760 },

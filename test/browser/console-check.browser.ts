@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
-import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from '../console/harness.js';
+import { type ConsoleLab, startConsoleLab } from '../console/harness.js';
+import { type ChromiumSession, openChromium } from '../helpers/chromium.js';
 
 const SHOTS = process.env.SCREENSHOTS;
 
 let lab: ConsoleLab;
-let browser: Browser;
+let browser: ChromiumSession;
 let page: Page;
 
 beforeAll(async () => {

@@ -9,12 +9,13 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from '../console/harness.js';
+import { type ConsoleLab, startConsoleLab } from '../console/harness.js';
+import { type ChromiumSession, openChromium } from '../helpers/chromium.js';
 import { standIn } from '../n8n/stand-in.js';
 
 let editorUrl: string;
 let lab: ConsoleLab;
-let browser: Browser;
+let browser: ChromiumSession;
 let page: Page;
 
 beforeAll(async () => {

@@ -11,7 +11,8 @@
 import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from '../console/harness.js';
+import { type ConsoleLab, startConsoleLab } from '../console/harness.js';
+import { type ChromiumSession, openChromium } from '../helpers/chromium.js';
 
 const SHOTS = process.env.SCREENSHOTS;
 const SECRET = 'lab-secret-for-the-browser-test';
@@ -20,7 +21,7 @@ const OTHER_SECRET = 'another-labs-secret-0123';
 let lab: ConsoleLab;
 /** A second console, another lab's, with its own secret. */
 let other: ConsoleLab;
-let browser: Browser;
+let browser: ChromiumSession;
 let page: Page;
 
 beforeAll(async () => {
@@ -56,7 +57,7 @@ interface Sent {
 }
 
 /** A fresh chromium (its own cookies and history) for one test, recording every request it makes. */
-async function freshBrowser(run: (b: Browser, sent: Sent[]) => Promise<void>): Promise<void> {
+async function freshBrowser(run: (b: ChromiumSession, sent: Sent[]) => Promise<void>): Promise<void> {
   const b = await openChromium();
   // A step that cannot happen fails in seconds, not at the test's time limit.
   b.context.setDefaultTimeout(10_000);
@@ -70,7 +71,7 @@ async function freshBrowser(run: (b: Browser, sent: Sent[]) => Promise<void>): P
 }
 
 /** Every entry of the tab's history (what Back and Forward go through), oldest first, from chromium. */
-async function tabHistory(b: Browser, cdp?: CDPSession): Promise<string[]> {
+async function tabHistory(b: ChromiumSession, cdp?: CDPSession): Promise<string[]> {
   const session = cdp ?? (await b.context.newCDPSession(b.page));
   const { entries } = await session.send('Page.getNavigationHistory');
   if (cdp === undefined) await session.detach();

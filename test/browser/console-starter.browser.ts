@@ -9,14 +9,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkWords } from '../../app/stages/briefs.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
-import { type Browser, type ConsoleLab, openChromium, startConsoleLab } from '../console/harness.js';
+import { type ConsoleLab, startConsoleLab } from '../console/harness.js';
+import { type ChromiumSession, openChromium } from '../helpers/chromium.js';
 import { STORE_KEY, workflowStore } from '../n8n/workflow-store.js';
 
 const SHOTS = process.env.SCREENSHOTS;
 
 let n8n: Awaited<ReturnType<typeof workflowStore>>;
 let lab: ConsoleLab;
-let browser: Browser;
+let browser: ChromiumSession;
 let page: Page;
 
 beforeAll(async () => {

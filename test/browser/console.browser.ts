@@ -6,23 +6,22 @@
  * inline script under the CSP. Run by `make test-console` (test/browser/run.sh installs chromium).
  * SCREENSHOTS=<dir> also writes the screenshots the docs use.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleLab, startConsoleLab } from '../console/harness.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
+import { type ChromiumSession, openChromium } from '../helpers/chromium.js';
 
 const SHOTS = process.env.SCREENSHOTS;
 const IP = '203.0.113.66';
 
 let lab: ConsoleLab;
+let browser: ChromiumSession;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
 let evil: Server;
 let evilUrl: string;
 
@@ -39,18 +38,9 @@ async function apiState(): Promise<unknown> {
 beforeAll(async () => {
   lab = await startConsoleLab();
   const port = new URL(lab.consoleUrl).port;
-  profile = mkdtempSync(join(tmpdir(), 'soar-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      ...CHROMIUM_FLAGS,
-      // DNS rebinding, simulated: this name resolves to the console's loopback address.
-      '--host-resolver-rules=MAP rebound.test 127.0.0.1',
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  // DNS rebinding, simulated: this name resolves to the console's loopback address.
+  browser = await openChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
+  ({ context, page } = browser);
   // A page on another origin (another loopback port) that attacks the console.
   evil = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');
@@ -62,10 +52,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await new Promise((r) => evil?.close(r));
   await lab?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('the lab console in chromium', () => {

@@ -8,9 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
 import { type ServiceProcess, spawnNode, startService } from '../helpers/service-process.js';
 
 export interface ConsoleLab {
@@ -135,35 +133,6 @@ export async function startConsoleLab(env: Record<string, string> = {}): Promise
         await p.exited;
       }
       rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-export interface Browser {
-  context: BrowserContext;
-  page: Page;
-  close(): Promise<void>;
-}
-
-/**
- * Debian's chromium (CHROMIUM, default /usr/bin/chromium) driven by playwright-core, headless with a
- * temp profile that close() removes; `args` adds flags (a host-resolver rule, say).
- */
-export async function openChromium(args: string[] = []): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'soar-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [...CHROMIUM_FLAGS, ...args],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -7,9 +7,8 @@
  * One line on success (what the page showed); exit 1 with one line on failure, 2 on usage.
  */
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import { z } from 'zod';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { ACTION_MS, currentStep, doing, say, VIEWPORT } from './editor-kit.js';
 
 const USAGE =
@@ -31,11 +30,7 @@ async function main(): Promise<void> {
   }
   const address = new URL(url.data);
   const execution = address.pathname.split('/').pop() ?? '';
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(ACTION_MS);

@@ -18,10 +18,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { z } from 'zod';
 import { postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../helpers/chromium.js';
+import { CHROMIUM_PATH, launchChromium } from '../helpers/chromium.js';
 import { assertNoAi, settingsPages, visibleAiMarkers } from './ai-markers.js';
 import { type ConnectorExample, connectorShots, readExample } from './connector-example.js';
 import {
@@ -316,11 +316,7 @@ async function main(): Promise<void> {
   }
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: o.chromium,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-    });
+    browser = await launchChromium(o.chromium);
     await run(o, browser);
   } catch (err) {
     process.stderr.write(`trainee-editor: ${currentStep()}: ${firstLine(err)}\n`);
