@@ -281,8 +281,7 @@ bound_console_asks_for_the_secret() {
   check "without it: GET /api/state answers 401 on 127.0.0.2:$port" \
     test "$(http_code GET "http://127.0.0.2:$port/api/state")" = 401
   refute "nothing listens on 127.0.0.1:$port" in_ns curl -s -o /dev/null "http://127.0.0.1:$port/"
-  in_ns curl -s -o /dev/null -c "$jar" -X POST "http://127.0.0.2:$port/login" --data-urlencode "secret=$secret" \
-    -H "origin: http://127.0.0.2:$port"
+  console_sign_in "http://127.0.0.2:$port" "$secret" "$jar" >/dev/null
   check "with the secret (POST /login), the console's state" \
     test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" "http://127.0.0.2:$port/api/state")" = 200
 }

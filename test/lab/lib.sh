@@ -126,14 +126,17 @@ test_engine_up() {
 
 # A lab's console port, from its settings file.
 console_port() { env_of "labs/$1.env" LAB_CONSOLE_PORT; }
-# console_login LAB SECRET: POST /login on LAB's console as the sign-in link's page does; prints the status,
-# the session (if any) in $WORK/jar-LAB.
+# console_sign_in URL SECRET JAR: POST /login on the console at URL as the sign-in link's page does (from its
+# origin, the secret as a form); prints the status, the session (if any) in the cookie jar JAR.
+console_sign_in() {
+  in_ns curl -s -o /dev/null -w '%{http_code}' -c "$3" -X POST "$1/login" -H "origin: $1" --data-urlencode "secret=$2"
+}
+# console_login LAB SECRET: console_sign_in on LAB's console; the session (if any) in $WORK/jar-LAB.
 console_login() {
   local port
   port=$(console_port "$1")
   rm -f "$WORK/jar-$1"
-  in_ns curl -s -o /dev/null -w '%{http_code}' -c "$WORK/jar-$1" -X POST "http://127.0.0.1:$port/login" \
-    -H "origin: http://127.0.0.1:$port" --data-urlencode "secret=$2"
+  console_sign_in "http://127.0.0.1:$port" "$2" "$WORK/jar-$1"
 }
 
 # console_check_in LAB STAGE [ONLY] [OUT]: the console's Check as its page runs it, signed in with the lab's

@@ -99,7 +99,7 @@ console_only() {
   : >"$jar"
   secret=$(env_of "$ENV_FILE" CONSOLE_SECRET)
   if [ -n "$secret" ]; then
-    in_ns curl -s -o /dev/null -c "$jar" -X POST "$console/login" --data-urlencode "secret=$secret" -H "origin: $console"
+    console_sign_in "$console" "$secret" "$jar" >/dev/null
   fi
   token=$(in_ns curl -s -b "$jar" "$console/api/session" | sed -E 's/.*"token":"([^"]+)".*/\1/')
   code=$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" -X POST "$console/api/check" -H 'content-type: application/json' \
