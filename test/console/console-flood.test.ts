@@ -6,12 +6,11 @@
  * the console was given. The control is the same console without a per-client cap (the whole cap for one
  * client): the flood then takes every place of the gate, and the second client's n8n is refused.
  */
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnNode } from '../helpers/service-process.js';
-import { closeAll, flood, listening, request, sleep } from './gate-harness.js';
+import { closeAll, flood, floodFits, listening, request, sleep } from './gate-harness.js';
 
 const FLOOD = 10_000;
 /** The console's gate settings for the test: the shortest whole seconds its settings take. */
@@ -32,12 +31,7 @@ afterEach(async () => {
   await closeAll();
 });
 
-function openFilesLimit(): number {
-  const line = readFileSync('/proc/self/limits', 'utf8').match(/^Max open files\s+(\S+)/m);
-  return line?.[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(line?.[1] ?? 0);
-}
-const skip = openFilesLimit() < FLOOD + 2000;
-if (skip) console.warn(`console flood skipped: ulimit -n is ${openFilesLimit()}, it needs ${FLOOD + 2000}`);
+const skip = !floodFits(FLOOD, 'console flood');
 
 /** A port free now on 127.0.0.1 (the console is told its ports; it prints them as given). */
 async function freePort(): Promise<number> {

@@ -6,7 +6,6 @@
  * held connection within its limit, and ends holding only the push connection. The control is the same
  * flood on the same gate without the per-client cap: the second client is then refused.
  */
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import {
   client,
   closeAll,
   flood,
+  floodFits,
   gateTo,
   held,
   listening,
@@ -42,22 +42,7 @@ const SLACK_MS = 1000;
  */
 const QUIET_MS = 1000;
 
-/** The soft limit on open files (ulimit -n): the flood's client side alone holds 10,000. */
-function openFilesLimit(): number {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').match(/^Max open files\s+(\S+)/m);
-    return line?.[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(line?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-const NEEDED = FLOOD + 2000;
-const limit = openFilesLimit();
-const skip = limit < NEEDED;
-if (skip)
-  console.warn(
-    `editor gate flood skipped: ulimit -n is ${limit}, it needs ${NEEDED} (raise it for this shell)`,
-  );
+const skip = !floodFits(FLOOD, 'editor gate flood');
 
 /** n8n stand-in: answers `ok`, holds /rest/push open; counts the connections that reach it. */
 async function n8nStandIn() {

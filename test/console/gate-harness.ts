@@ -4,6 +4,7 @@
  * when each of them saw its connection end.
  */
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { type AddressInfo, connect, type Server, type Socket } from 'node:net';
 import { type EditorGateOptions, type GateLimits, startEditorGate } from '../../app/console/editor-gate.js';
@@ -158,4 +159,20 @@ export async function flood(
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
   return all;
+}
+
+/**
+ * Whether a flood of `connections` can run here: the soft limit on open files (ulimit -n) must hold its
+ * client side and some room; when it cannot, says so once (the test is then skipped, never passed).
+ */
+export function floodFits(connections: number, what: string): boolean {
+  let limit = 0;
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').match(/^Max open files\s+(\S+)/m);
+    limit = line?.[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(line?.[1] ?? 0);
+  } catch {}
+  const needed = connections + 2000;
+  if (limit < needed)
+    console.warn(`${what} skipped: ulimit -n is ${limit}, it needs ${needed} (raise it for this shell)`);
+  return limit >= needed;
 }
