@@ -189,3 +189,17 @@ hook_answer() {
   done
   [ "$code" = 200 ] || { echo "the webhook $1 answered $code: $(head -c 200 "$2")"; return 1; }
 }
+
+# workflow_removed ID: the lab's workflow ID unpublished (already, when it never was) and deleted, through
+# n8n's public API with the lab's key (ENV_FILE's); n8n answers 409 while an unpublish is under way.
+workflow_removed() {
+  local api=$EDITOR/api/v1 key
+  key=$(env_of "$ENV_FILE" N8N_API_KEY)
+  in_ns curl -sS -o /dev/null --max-time 30 -X POST "$api/workflows/$1/unpublish" -H "x-n8n-api-key: $key" \
+    -H 'content-type: application/json' -d '{}' || true
+  for _ in $(seq 10); do
+    in_ns curl -fsS -o /dev/null --max-time 30 -X DELETE "$api/workflows/$1" -H "x-n8n-api-key: $key" && return 0
+    sleep 1
+  done
+  return 1
+}

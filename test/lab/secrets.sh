@@ -245,18 +245,10 @@ publish_probe() {
   [ "$(cat "$WORK/publish.code")" = 200 ] || { cat "$WORK/publish.out"; return 1; }
 }
 remove_probe() {
-  local id bad="" deleted
+  local id bad=""
   for id in "$1" "$2"; do
     [ -n "$id" ] || continue
-    # Unpublished already when it never was published.
-    echo '{}' | secrets_api POST "/workflows/$id/unpublish" - >/dev/null 2>&1 || true
-    # n8n answers 409 while the unpublish is under way ("try again in a few moments").
-    deleted=""
-    for _ in $(seq 10); do
-      if secrets_api DELETE "/workflows/$id" >/dev/null 2>&1; then deleted=yes && break; fi
-      sleep 1
-    done
-    [ -n "$deleted" ] || bad="$bad workflow $id;"
+    workflow_removed "$id" 2>/dev/null || bad="$bad workflow $id;"
   done
   shift 2
   for id in "$@"; do

@@ -103,8 +103,11 @@ exercise_walls() {
   local id report=$WORK/walls-report.json control=$WORK/walls-control.json name n8n
   n8n=$(container_of soar-lab n8n)
   # The host's listener, on every address of the engine host, and an address of its own on the
-  # classroom side (a dummy link: what a LAN interface would be).
-  in_ns ip link add soar-lw0 type dummy && in_ns ip addr add 10.250.1.1/24 dev soar-lw0 && in_ns ip link set soar-lw0 up
+  # classroom side (one end of a veth pair: what a LAN interface would be).
+  in_ns ip link add soar-lw0 type veth peer name soar-lw1
+  in_ns ip addr add 10.250.1.1/24 dev soar-lw0
+  in_ns ip link set soar-lw1 up
+  in_ns ip link set soar-lw0 up
   in_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_PORT,'0.0.0.0')" &
   WALLS_LISTENER=$!
   check "control: the host's listener answers on the host's classroom-side address" walls_listening
@@ -123,4 +126,6 @@ exercise_walls() {
   check "control: ... and there the workflow reaches the host's listener at the gateway (HTTP Request and Code)" \
     walls_reached "$control" "control gateway"
   walls_stop
+  # The trainee's editor as it was: the probe is not theirs to keep or save.
+  check "the probe workflow removed" workflow_removed "$id"
 }
