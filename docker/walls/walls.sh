@@ -11,7 +11,7 @@
 #
 #   walls.sh          install the rules, keep them in place (every WALLS_CHECK_SECONDS), remove them on exit
 #   walls.sh check    exit 0 when every rule is in place (the healthcheck)
-# Settings: WALLS_TAG (the lab's project: the rules' comment), WALLS_NETS ("SUBNET=BRIDGE ...").
+# Settings: WALLS_TAG (the lab's bridges' prefix: the rules' comment), WALLS_NETS ("SUBNET=BRIDGE ...").
 set -eu
 
 tag="soar-lab:${WALLS_TAG:?WALLS_TAG is needed}"
@@ -36,12 +36,10 @@ fi
 # rule ACTION SUBNET BRIDGE: -C (in place?), -I (insert) or -D (delete) one network's rule.
 rule() { "$ipt" -w -t raw "$1" PREROUTING -d "$2" ! -i "$3" -m comment --comment "$tag" -j DROP; }
 
-each_net() { # each_net ACTION: runs `rule ACTION` for every network; fails when one does
-  action=$1 failed=0
+in_place() { # every network's rule is in place
   for pair in $nets; do
-    rule "$action" "${pair%%=*}" "${pair#*=}" 2>/dev/null || failed=1
+    rule -C "${pair%%=*}" "${pair#*=}" 2>/dev/null || return 1
   done
-  return "$failed"
 }
 
 ensure() { # inserts every rule that is not in place
@@ -57,8 +55,8 @@ remove() {
 }
 
 if [ "${1:-}" = check ]; then
-  each_net -C
-  exit $?
+  in_place
+  exit 0
 fi
 
 ensure
