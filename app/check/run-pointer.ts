@@ -12,7 +12,7 @@ import type { RunPointer } from '../check-report/report.js';
 import { hasEnded, type RunLookup, type RunNode, type RunView } from '../driver/run-watch.js';
 import { walk } from '../judging/approval-request.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
-import { STAGE_NODES } from '../workflow/n8n/stage-nodes.js';
+import { stageOfNode } from '../workflow/guide/response.js';
 import type { ExecutionFinding, Expectation, Outcome } from './scenarios.js';
 
 const STOP_AND_ERROR = 'n8n-nodes-base.stopAndError';
@@ -127,21 +127,16 @@ export function blame(
   };
 }
 
-/** The stage a node belongs to: by the reference's node names, else by what the node calls. */
+/** The stage a node belongs to: by the guide's node names, else by what the node calls. */
 export function stageOf(node: RunNode): StageName | null {
-  for (const [stage, names] of Object.entries(STAGE_NODES)) {
-    if ((names as readonly string[]).includes(node.name)) return stageName(stage);
-  }
+  const stage = stageOfNode(node.name);
+  if (stage !== null) return stage;
   if (node.type === 'n8n-nodes-base.webhook') return 'webhook';
   if (node.type === 'n8n-nodes-base.wait') return 'approve';
   const url = node.url ?? '';
   if (url.includes('/identity')) return 'enrich';
   if (url.includes('/blocklist')) return 'block';
   return null;
-}
-
-function stageName(name: string): StageName | null {
-  return STAGE_NAMES.find((s) => s === name) ?? null;
 }
 
 function outputHas(node: RunNode, field: string): boolean {

@@ -1,30 +1,46 @@
 /**
- * Broken copies of the reference workflow, each a small override of one node, for proving that every
- * stage of the checker can fail, and fails with its hint, on the reference target (node functions; a few
- * are also n8n export JSON: n8n-variants.ts).
+ * Broken copies of the reference workflow (the guide's), each a small override of its nodes, for proving
+ * that every stage of the checker can fail, and fails with its hint: offline on the simulator
+ * (TARGET=reference) and on the pinned n8n (test/e2e/check.sh writes them with write-variant-cli.ts).
  * Also useful to a trainer: `check` run on a variant shows what a trainee's typical mistake looks like.
  */
 
 import type { StageName } from '../stages/stages.js';
-import { REFERENCE_NODES, StopRun } from '../targets/reference-workflow.js';
-import type { WorkflowVariant } from '../targets/workflow-host.js';
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
-import {
-  blockRequest,
-  isJsonObject,
-  validateAlert,
-  verifiedBlockOutcome,
-  withRecordRetry,
-} from '../workflow/decisions.js';
-import { LAB_USER } from '../workflow/scenario.js';
+import type { GuideNode } from '../workflow/guide/kinds.js';
+import type { WorkflowOverrides } from '../workflow/guide/state.js';
 
 export interface Variant {
   /** What the trainee got wrong, in their terms. */
   mistake: string;
   /** The one stage this mistake must fail (every other stage passes). */
   breaks: StageName;
-  reference: WorkflowVariant;
+  /** The nodes of the reference it changes. */
+  reference: WorkflowOverrides;
 }
+
+/** `text` with `from` replaced by `to`; throws when `text` has no `from` (the reference changed). */
+function replaced(text: unknown, from: string, to: string): string {
+  const s = String(text);
+  if (!s.includes(from)) throw new Error(`a variant's edit lost its place: no ${JSON.stringify(from)}`);
+  return s.replace(from, to);
+}
+
+/** The node with `from` replaced by `to` in its parameter `key`. */
+const edit =
+  (key: string, from: string, to: string) =>
+  (node: GuideNode): GuideNode => ({
+    ...node,
+    parameters: { ...node.parameters, [key]: replaced(node.parameters[key], from, to) },
+  });
+
+/** The node's connections from an output re-pointed. */
+const rewire =
+  (output: GuideNode['next'][number]['output'], to: string) =>
+  (node: GuideNode): GuideNode => ({
+    ...node,
+    next: [...node.next.filter((l) => l.output !== output), { output, to }],
+  });
 
 export const REFERENCE_VARIANTS = {
   'no-environment-check': {
@@ -32,8 +48,11 @@ export const REFERENCE_VARIANTS = {
     breaks: 'validate',
     reference: {
       response: {
-        validate: (payload) =>
-          validateAlert(isJsonObject(payload) ? { ...payload, environment: 'training' } : payload),
+        Validate: edit(
+          'jsCode',
+          `else if (field === 'environment' && value !== 'training') errors.push('environment must be "training"');\n`,
+          '',
+        ),
       },
     },
   },
@@ -41,7 +60,9 @@ export const REFERENCE_VARIANTS = {
     mistake: 'Enrich always asks for lab-admin instead of the alert’s user',
     breaks: 'enrich',
     reference: {
-      response: { enrich: (ctx, alert) => REFERENCE_NODES.enrich(ctx, { ...alert, user: LAB_USER }) },
+      response: {
+        Enrich: edit('url', "/identity/{{ $('Webhook').first().json.body.user }}", '/identity/lab-admin'),
+      },
     },
   },
   [`threshold-above-${APPROVAL_THRESHOLD}`]: {
@@ -49,14 +70,12 @@ export const REFERENCE_VARIANTS = {
     breaks: 'decide',
     reference: {
       response: {
-        decide: (ctx, alert, selection) =>
-          REFERENCE_NODES.decide(
-            ctx,
-            alert.confidence === APPROVAL_THRESHOLD
-              ? { ...alert, confidence: APPROVAL_THRESHOLD - 1 }
-              : alert,
-            selection,
-          ),
+        [`Decide (confidence >= ${APPROVAL_THRESHOLD})`]: (node) => {
+          const changed = structuredClone(node);
+          const conditions = changed.parameters.conditions as { conditions: { operator: object }[] };
+          for (const c of conditions.conditions) c.operator = { type: 'number', operation: 'gt' };
+          return changed;
+        },
       },
     },
   },
@@ -65,49 +84,27 @@ export const REFERENCE_VARIANTS = {
     breaks: 'approve',
     reference: {
       response: {
-        async approve(ctx, alert) {
-          await ctx.api.request('POST', '/blocklist', blockRequest(alert));
-          return REFERENCE_NODES.approve(ctx, alert);
-        },
-        // The block already went out; the Block node only checks it, as a reordered workflow would.
-        async block(ctx, alert, approval) {
-          const lookup = await ctx.api.request('GET', `/blocklist/${encodeURIComponent(alert.source_ip)}`);
-          return verifiedBlockOutcome(
-            lookup.status,
-            lookup.body,
-            alert,
-            approval.approver,
-            ctx.now().toISOString(),
-          );
-        },
+        'Duplicate delivery?': rewire('false', 'Block'),
+        Block: rewire('main', 'Request approval'),
+        'Approved?': rewire('true', 'Verify block'),
       },
     },
   },
   'block-for-an-hour': {
     mistake: 'Block sends expires_minutes 60 instead of 10',
     breaks: 'block',
-    reference: {
-      response: {
-        async block(ctx, alert, approval) {
-          await ctx.api.request('POST', '/blocklist', { ...blockRequest(alert), expires_minutes: 60 });
-          const lookup = await ctx.api.request('GET', `/blocklist/${encodeURIComponent(alert.source_ip)}`);
-          return verifiedBlockOutcome(
-            lookup.status,
-            lookup.body,
-            alert,
-            approval.approver,
-            ctx.now().toISOString(),
-          );
-        },
-      },
-    },
+    reference: { response: { Block: edit('jsonBody', 'expires_minutes: 10', 'expires_minutes: 60') } },
   },
   'record-without-approver': {
     mistake: 'Record leaves the approver out of the case',
     breaks: 'record',
     reference: {
       response: {
-        buildRecord: (...args) => ({ ...REFERENCE_NODES.buildRecord(...args), approver: null }),
+        'Build record': edit(
+          'jsCode',
+          '...$input.first().json.outcome,\n',
+          '...$input.first().json.outcome,\n  approver: null,\n',
+        ),
       },
     },
   },
@@ -116,49 +113,29 @@ export const REFERENCE_VARIANTS = {
     breaks: 'idempotency',
     reference: {
       response: {
-        record: (ctx, alert, record) =>
-          REFERENCE_NODES.record(
-            ctx,
-            alert,
-            record.case_action === 'update' ? { ...record, event_id: `${alert.event_id}-update` } : record,
-          ),
+        'Build record': edit(
+          'jsCode',
+          'return [{ json: { record: record } }];',
+          "if (record.case_action === 'update') record.event_id = alert.event_id + '-update';\nreturn [{ json: { record: record } }];",
+        ),
       },
     },
   },
   'block-repeated-after-connector-failure': {
     mistake: 'a failed case write makes the run go back to Block',
     breaks: 'connector-failure',
-    reference: {
-      response: {
-        async record(ctx, alert, record) {
-          const first = await ctx.api.request('POST', '/cases', record);
-          if (first.status < 500) return;
-          await ctx.api.request('POST', '/notify', {
-            channel: 'owner',
-            recipient: 'case-owner',
-            subject: `Case write failed: ${alert.event_id}`,
-            event_id: alert.event_id,
-          });
-          await ctx.api.request('POST', '/blocklist', blockRequest(alert));
-          await ctx.api.request('POST', '/cases', withRecordRetry(record));
-        },
-      },
-    },
+    reference: { response: { 'Notify owner': rewire('main', 'Block') } },
   },
   'rollback-without-verifying-absence': {
     mistake: 'the rollback records success without checking that the address is gone',
     breaks: 'rollback',
-    reference: { rollback: { verifyAbsence: async () => {} } },
+    reference: { rollback: { Unblock: rewire('main', 'Build rollback record') } },
   },
   'built-up-to-enrich': {
     mistake: 'nothing after Enrich is connected yet (a half-built workflow)',
     breaks: 'case-lookup',
     reference: {
-      response: {
-        lookupCase: async () => {
-          throw new StopRun('not built yet');
-        },
-      },
+      response: { 'Identity ok?': (node) => ({ ...node, next: node.next.filter((l) => l.output !== 'true') }) },
     },
   },
 } satisfies Record<string, Variant>;

@@ -1,13 +1,15 @@
 /**
- * The two workflow targets the runner can drive: the reference workflow in its in-process host, and n8n.
- * They differ only in where the triggers live and how patient the runner must be.
+ * The two workflow targets the runner can drive: the reference workflow (the guide's) run by the
+ * simulator in process, and n8n. They differ only in where the triggers live and how patient the runner
+ * must be.
  */
 
 import type { RunSource } from '../driver/run-watch.js';
 import { MATRIX_TIMING, type Timing } from '../driver/timing.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
-import { referenceRuns } from './reference-runs.js';
-import { startWorkflowHost, type WorkflowVariant } from './workflow-host.js';
+import { startSimulatorHost } from '../simulator/host.js';
+import { simulatorRuns } from '../simulator/runs.js';
+import { guideWorkflowsUpTo, type WorkflowOverrides } from '../workflow/guide/state.js';
 
 export type TargetName = 'reference' | 'n8n';
 
@@ -34,14 +36,14 @@ export async function startReferenceTarget(options: {
   mockApiUrl: string;
   approvalTimeoutSeconds: number;
   log?: (line: string) => void;
-  /** Replaces node functions of the reference (a broken variant, say); see reference-workflow.ts. */
-  variant?: WorkflowVariant;
+  /** Changes nodes of the reference (a broken variant, say: app/check/variants.ts). */
+  variant?: WorkflowOverrides;
 }): Promise<Target> {
-  const host = await startWorkflowHost({
+  const host = await startSimulatorHost({
     mockApiUrl: options.mockApiUrl,
-    settings: { approvalTimeoutMs: options.approvalTimeoutSeconds * 1000 },
+    workflows: guideWorkflowsUpTo('rollback', undefined, options.variant),
+    env: { APPROVAL_TIMEOUT_SECONDS: String(options.approvalTimeoutSeconds) },
     ...(options.log ? { log: options.log } : {}),
-    ...(options.variant ? { variant: options.variant } : {}),
   });
   return {
     name: 'reference',
@@ -49,8 +51,8 @@ export async function startReferenceTarget(options: {
     approvalTimeoutSeconds: options.approvalTimeoutSeconds,
     timing: REFERENCE_TIMING,
     // A failed case may leave a run waiting for approval; it must not write into the next case's state.
-    afterCase: () => host.cancelRuns(),
-    runs: referenceRuns(host),
+    afterCase: () => host.stopRuns(),
+    runs: simulatorRuns(host),
     close: () => host.close(),
   };
 }

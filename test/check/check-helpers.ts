@@ -8,7 +8,7 @@ import type { CheckHooks } from '../../app/check/run-check.js';
 import type { CheckReport } from '../../app/check-report/report.js';
 import type { StageName } from '../../app/stages/stages.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
-import type { WorkflowVariant } from '../../app/targets/workflow-host.js';
+import type { WorkflowOverrides } from '../../app/workflow/guide/state.js';
 import type { Output } from '../../app/tool-kit/output.js';
 
 /**
@@ -49,7 +49,7 @@ export function checkOptions(
 
 export function checkReference(
   stage: CheckOptions['stage'],
-  variant?: WorkflowVariant,
+  variant?: WorkflowOverrides,
   lines: string[] = [],
 ): [CheckOptions, Output, CheckHooks] {
   return [

@@ -13,7 +13,7 @@ import { notListeningMessage } from '../../app/check/scenario-check.js';
 import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { CheckReportSchema } from '../../app/check-report/report.js';
 import { startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
-import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
+import type { GuideNode } from '../../app/workflow/guide/kinds.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import { spawnNode, startService } from '../helpers/service-process.js';
 import { checkOptions, checkReference, TEST_TIMING } from './check-helpers.js';
@@ -72,16 +72,18 @@ describe('names the seed leaves open', () => {
   /** A trainee's own case fields: the outcome under `outcome.action`, the verification as `checked_ok`. */
   const ownNames = {
     response: {
-      buildRecord: (...args: Parameters<typeof REFERENCE_NODES.buildRecord>) => {
-        const { final_action, verification, ...rest } = REFERENCE_NODES.buildRecord(...args);
-        const checked =
-          typeof verification === 'object' && verification !== null && 'blocked' in verification;
-        return {
-          ...rest,
-          outcome: { action: final_action },
-          checked_ok: checked ? verification.blocked : false,
-        };
-      },
+      'Build record': (node: GuideNode): GuideNode => ({
+        ...node,
+        parameters: {
+          ...node.parameters,
+          jsCode: String(node.parameters.jsCode).replace(
+            'return [{ json: { record: record } }];',
+            `const { final_action, verification, ...rest } = record;
+const checked_ok = typeof verification === 'object' && verification !== null ? verification.blocked : false;
+return [{ json: { record: { ...rest, outcome: { action: final_action }, checked_ok: checked_ok } } }];`,
+          ),
+        },
+      }),
     },
   };
   const hooks = {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ALLOWED: Record<string, readonly string[]> = {
   /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
   acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
-  /** The stage checker: its scenarios, one file of expectations per stage, the broken n8n variants. */
+  /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
   check: [
     'tool-kit',
     'driver',
@@ -42,8 +42,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   classroom: ['service-kit', 'check-report', 'stages'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
   n8n: ['tool-kit', 'driver', 'judging', 'workflow', 'lab-settings', 'stages'],
-  /** What the matrix and the checker run against: the reference in TypeScript, its host, n8n, their flags. */
-  targets: ['tool-kit', 'driver', 'mock-api-client', 'workflow', 'lab-settings'],
+  /** What the matrix and the checker run against: the reference on the simulator, n8n, their flags. */
+  targets: ['tool-kit', 'driver', 'mock-api-client', 'simulator', 'workflow', 'lab-settings'],
+  /**
+   * The workflow run without n8n: the subset of n8n 2.x the guide's workflow uses (its nodes, expressions and
+   * Code in a sandbox), behind n8n's trigger and resume URLs, its runs read as n8n's executions.
+   */
+  simulator: ['driver', 'workflow'],
   /**
    * The one scenario driver: it posts a stimulus to a workflow target, answers approvals at the resume URL,
    * watches the run and waits for a quiet journal; with its timing and how a webhook path is typed.
@@ -73,7 +78,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'api/store': ['api/schemas'],
   /** The mock API's zod schemas, the one declaration of every body it takes and gives. */
   'api/schemas': ['workflow'],
-  /** The workflow's decisions, constants and scenario, written once; n8n/: the export generator. */
+  /** The exercise's workflow as the guide builds it (guide/), its constants and scenario, written once. */
   workflow: ['lab-settings', 'stages'],
   /**
    * A lab's settings (name, default, rule, message) declared once, their rules applied, and the shell's

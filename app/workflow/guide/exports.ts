@@ -1,16 +1,19 @@
 /**
- * The guide's workflows as n8n export files (docker/workflows/guide/): the whole response and rollback
- * workflows, and the response workflow as it stands after each stage before the last. They are for what
- * cannot import TypeScript (test/e2e/guide.sh imports them into the pinned n8n; the editor screenshots;
- * a trainer's `n8n import:workflow`). generate-cli.ts writes them; a test holds them equal to this.
+ * The guide's workflows as n8n export files, for what cannot import TypeScript: docker/workflows/ holds the
+ * whole response and rollback workflows (`make solution` and LAB_MODE=demo publish them, a trainer's
+ * `n8n import:workflow` takes them), docker/workflows/stages/ the response workflow as it stands after
+ * each stage before the last (test/e2e/guide.sh, the editor screenshots). generate-cli.ts writes them; a
+ * test holds them equal to this.
  */
-import {
-  GUIDE_STAGES,
-  type GuideExport,
-  type GuideStage,
-  guideResponseUpTo,
-  guideRollback,
-} from './state.js';
+import { exportText, type N8nExport } from '../export.js';
+import { GUIDE_STAGES, type GuideStage, guideResponseUpTo, guideRollback } from './state.js';
+
+/** The ids of the whole workflows' files: importing them again updates the same workflows. */
+export const RESPONSE_ID = 'SuspLoginResp001';
+export const ROLLBACK_ID = 'SuspLoginRollbk1';
+
+/** The folder of the partial workflows, inside docker/workflows/. */
+export const STAGES_DIR = 'stages';
 
 /** The file of the response workflow after `stage`: stage-05-decide.json. */
 export function stageFile(stage: GuideStage): string {
@@ -20,10 +23,13 @@ export function stageFile(stage: GuideStage): string {
 /** The stages whose partial has a file of its own: all but the last, whose workflows are the whole. */
 export const PARTIAL_STAGES: readonly GuideStage[] = GUIDE_STAGES.slice(0, -1);
 
-const text = (workflow: GuideExport) => `${JSON.stringify(workflow, null, 2)}\n`;
+const withId = (id: string) => (workflow: N8nExport) => exportText({ ...workflow, id });
 
+/** docker/workflows/'s files by their path in it. */
 export const GUIDE_FILES: Record<string, () => string> = {
-  'suspicious-login-response.json': () => text(guideResponseUpTo('rollback')),
-  'suspicious-login-rollback.json': () => text(guideRollback()),
-  ...Object.fromEntries(PARTIAL_STAGES.map((s) => [stageFile(s), () => text(guideResponseUpTo(s))])),
+  'suspicious-login-response.json': () => withId(RESPONSE_ID)(guideResponseUpTo('rollback')),
+  'suspicious-login-rollback.json': () => withId(ROLLBACK_ID)(guideRollback()),
+  ...Object.fromEntries(
+    PARTIAL_STAGES.map((s) => [`${STAGES_DIR}/${stageFile(s)}`, () => exportText(guideResponseUpTo(s))]),
+  ),
 };

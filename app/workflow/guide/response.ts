@@ -320,3 +320,8 @@ export const RESPONSE_STEPS: StageStep[] = [
   },
   { stage: 'rollback', nodes: [] },
 ];
+
+/** The stage whose table adds the response workflow's node `name`; null for a name the guide has not. */
+export function stageOfNode(name: string): GuideStage | null {
+  return RESPONSE_STEPS.find((step) => step.nodes.some((n) => n.name === name))?.stage ?? null;
+}

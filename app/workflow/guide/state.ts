@@ -6,7 +6,7 @@
  * connection or a `$('Name')` names a node the stage has not built.
  */
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../constants.js';
-import type { N8nExport, N8nExportNode } from '../n8n/build.js';
+import { type N8nExport, nodeReferences } from '../export.js';
 import { type GuideNode, type Json, outputIndex } from './kinds.js';
 import { GUIDE_STAGES, type GuideStage, RESPONSE_STEPS } from './response.js';
 import { rollbackGuideNodes } from './rollback.js';
@@ -15,16 +15,32 @@ export { GUIDE_STAGES, type GuideStage };
 
 type Edge = { from: string; index: number; to: string };
 
-/** A guide export: the export's fields, a node's `onError` among them. */
-export type GuideExport = Omit<N8nExport, 'nodes'> & { nodes: (N8nExportNode & { onError?: string })[] };
+/**
+ * A change of one node of the guide's workflow, by its name: the fields given replace the node's (its
+ * `parameters`, its `next`), or a function returns the changed node. The broken variants that prove each
+ * stage of the checker can fail are such overrides (app/check/variants.ts).
+ */
+export type NodeOverride = Partial<Omit<GuideNode, 'name'>> | ((node: GuideNode) => GuideNode);
+export type Overrides = Readonly<Record<string, NodeOverride>>;
+
+/** The overrides of a response and a rollback workflow. */
+export interface WorkflowOverrides {
+  response?: Overrides;
+  rollback?: Overrides;
+}
+
+function applyOverrides(workflow: string, nodes: GuideNode[], overrides: Overrides): GuideNode[] {
+  const unknown = Object.keys(overrides).filter((name) => !nodes.some((n) => n.name === name));
+  if (unknown.length > 0) throw new Error(`${workflow}: no node ${unknown.join(', ')} to override`);
+  return nodes.map((node) => {
+    const override = overrides[node.name];
+    if (override === undefined) return node;
+    return typeof override === 'function' ? override(structuredClone(node)) : { ...node, ...override };
+  });
+}
 
 function uid(workflow: number, n: number): string {
   return `9d1de000-0000-4000-8000-${(workflow * 1000 + n).toString(16).padStart(12, '0')}`;
-}
-
-/** Every `$('Name')` in a text. */
-function references(text: string): string[] {
-  return [...text.matchAll(/\$\(\s*(['"])(.*?)\1\s*\)/g)].map((m) => m[2] ?? '');
 }
 
 function edgesOf(node: GuideNode): Edge[] {
@@ -39,12 +55,12 @@ function exportOf(
   built: ReadonlySet<string>,
   edges: Edge[],
   onError: ReadonlyMap<string, string>,
-): GuideExport {
+): N8nExport {
   const problems: string[] = [];
-  const nodes: GuideExport['nodes'] = [];
+  const nodes: N8nExport['nodes'] = [];
   for (const [i, node] of spec.all.entries()) {
     if (!built.has(node.name)) continue;
-    for (const ref of references(JSON.stringify(node.parameters).replace(/\\"/g, '"')))
+    for (const ref of nodeReferences(JSON.stringify(node.parameters).replace(/\\"/g, '"')))
       if (!built.has(ref)) problems.push(`${node.name} names ${ref}, which is not built yet`);
     const n = i + 1;
     const parameters = structuredClone(node.parameters) as { conditions?: { conditions?: Json[] } };
@@ -63,7 +79,7 @@ function exportOf(
     });
   }
   if (problems.length > 0) throw new Error(`${spec.name}: ${[...new Set(problems)].join('; ')}`);
-  const connections: GuideExport['connections'] = {};
+  const connections: N8nExport['connections'] = {};
   for (const node of nodes) {
     const from = edges.filter((e) => e.from === node.name && built.has(e.to));
     if (from.length === 0) continue;
@@ -86,7 +102,6 @@ function exportOf(
   };
 }
 
-const allResponseNodes = () => RESPONSE_STEPS.flatMap((s) => s.nodes);
 
 function checkNames(name: string, nodes: GuideNode[], edges: Edge[]): void {
   const names = new Set<string>();
@@ -99,16 +114,20 @@ function checkNames(name: string, nodes: GuideNode[], edges: Edge[]): void {
 }
 
 /** The response workflow as it stands after `stage` (the whole of it after `rollback`). */
-export function guideResponseUpTo(stage: GuideStage, name: string = RESPONSE_WORKFLOW): GuideExport {
-  const all = allResponseNodes();
+export function guideResponseUpTo(
+  stage: GuideStage,
+  name: string = RESPONSE_WORKFLOW,
+  overrides: Overrides = {},
+): N8nExport {
+  const changed = applyOverrides(name, RESPONSE_STEPS.flatMap((s) => s.nodes), overrides);
+  const byName = new Map(changed.map((n) => [n.name, n]));
+  const stepNodes = (step: (typeof RESPONSE_STEPS)[number]) =>
+    step.nodes.map((n) => byName.get(n.name) ?? n);
+  const all = RESPONSE_STEPS.flatMap(stepNodes);
   const steps = RESPONSE_STEPS.slice(0, GUIDE_STAGES.indexOf(stage) + 1);
   const built = new Set(steps.flatMap((s) => s.nodes.map((n) => n.name)));
-  let edges = steps.flatMap((s) => s.nodes.flatMap(edgesOf));
-  checkNames(
-    name,
-    all,
-    RESPONSE_STEPS.flatMap((s) => s.nodes.flatMap(edgesOf)),
-  );
+  let edges = steps.flatMap((s) => stepNodes(s).flatMap(edgesOf));
+  checkNames(name, all, all.flatMap(edgesOf));
   const onError = new Map<string, string>();
   for (const step of steps) {
     for (const d of step.deletes ?? []) {
@@ -124,8 +143,8 @@ export function guideResponseUpTo(stage: GuideStage, name: string = RESPONSE_WOR
 }
 
 /** The rollback workflow (the Rollback stage builds all of it). */
-export function guideRollback(name: string = ROLLBACK_WORKFLOW): GuideExport {
-  const all = rollbackGuideNodes();
+export function guideRollback(name: string = ROLLBACK_WORKFLOW, overrides: Overrides = {}): N8nExport {
+  const all = applyOverrides(name, rollbackGuideNodes(), overrides);
   const edges = all.flatMap(edgesOf);
   checkNames(name, all, edges);
   return exportOf({ name, number: 2, all }, new Set(all.map((n) => n.name)), edges, new Map());
@@ -138,7 +157,8 @@ export function guideWorkflowsUpTo(
     response: RESPONSE_WORKFLOW,
     rollback: ROLLBACK_WORKFLOW,
   },
-): GuideExport[] {
-  const response = guideResponseUpTo(stage, names.response);
-  return stage === 'rollback' ? [response, guideRollback(names.rollback)] : [response];
+  overrides: WorkflowOverrides = {},
+): N8nExport[] {
+  const response = guideResponseUpTo(stage, names.response, overrides.response);
+  return stage === 'rollback' ? [response, guideRollback(names.rollback, overrides.rollback)] : [response];
 }

@@ -1,0 +1,54 @@
+/**
+ * The simulator's runs as the checker reads n8n's executions (app/driver/run-watch.ts): found by the
+ * stimulus's id and start time, with each node's output and error, so that the checker's run pointer and
+ * its wait that ends with the run hold offline too.
+ */
+import type { RunNode, RunSource, RunView } from '../driver/run-watch.js';
+import type { SimulatedRun, SimulatorHost } from './host.js';
+
+export function simulatorRuns(host: Pick<SimulatorHost, 'runs' | 'stopRuns'>): RunSource {
+  const byId = (id: string) => host.runs.find((r) => r.id === id);
+  return {
+    async find(query) {
+      const run = host.runs.find(
+        (r) =>
+          r.path === query.path &&
+          r.eventId === query.eventId &&
+          r.startedAt >= query.sentAt &&
+          !query.exclude.includes(r.id),
+      );
+      return run === undefined ? { kind: 'none' } : { kind: 'found', run: viewOf(run) };
+    },
+    async status(id) {
+      return byId(id)?.status ?? null;
+    },
+    async stop(path, since) {
+      await host.stopRuns(path, since);
+      return true;
+    },
+  };
+}
+
+/** A run as n8n's execution data shows it: its nodes in the order they first ran, each's outputs together. */
+export function viewOf(run: SimulatedRun): RunView {
+  const nodes = new Map<string, RunNode>();
+  for (const step of run.steps) {
+    const node = nodes.get(step.name) ?? {
+      name: step.name,
+      type: step.type,
+      error: null,
+      output: [],
+      url: step.url,
+    };
+    if (step.error !== null) node.error = step.error;
+    else node.output.push(step.output);
+    nodes.set(step.name, node);
+  }
+  return {
+    id: run.id,
+    url: null,
+    status: run.status,
+    nodes: [...nodes.values()],
+    lastNode: run.steps.at(-1)?.name ?? null,
+  };
+}
