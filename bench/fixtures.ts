@@ -1,8 +1,8 @@
 /**
- * Workflow-sized records, shared by the load runs and the memory measurement: a case as the reference
- * workflow writes it for a blocked outcome (app/targets/reference-workflow.ts, caseRecord), and the
- * approval notification it sends, resume URL included. test/bench/fixtures.test.ts holds their
- * shape to the reference's, so the benchmark's data cannot drift from what the workflow writes.
+ * Workflow-sized records, shared by the load runs and the memory measurement: a case as the guide's
+ * workflow (app/workflow/guide) writes it for a blocked outcome, and the approval request it sends,
+ * resume URL included. test/bench/fixtures.test.ts runs the workflow and holds these equal to what it
+ * sends, so the benchmark's data cannot drift from what the workflow writes.
  */
 
 import { findIdentity } from '../app/api/store/identities.js';
@@ -52,15 +52,13 @@ export const caseRecord = (eventId: string) => {
 export const approvalNotification = (eventId: string, i = 0) => ({
   channel: 'approval',
   recipient: 'soc-approver',
+  severity: 'high',
+  expires_minutes: 10,
   subject: 'Approval requested: block 203.0.113.66',
   message:
-    'Suspicious login of lab-admin from 203.0.113.66 (confidence 92). Approve a 10-minute block by POSTing ' +
-    '{"decision":"approve","approver":"<name>"} to resume_url; anything else, or no answer in time, blocks nothing.',
+    'Suspicious login of lab-admin from 203.0.113.66, confidence 92. Block the address for 10 minutes?',
   event_id: eventId,
-  severity: 'high',
-  decision_requested: 'block_source_ip',
   source_ip: '203.0.113.66',
-  expires_minutes: 10,
   resume_url: `http://n8n:5678/webhook-waiting/${1000 + i}?signature=${'0123456789abcdef'.repeat(4)}`,
 });
 

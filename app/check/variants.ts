@@ -135,7 +135,9 @@ export const REFERENCE_VARIANTS = {
     mistake: 'nothing after Enrich is connected yet (a half-built workflow)',
     breaks: 'case-lookup',
     reference: {
-      response: { 'Identity ok?': (node) => ({ ...node, next: node.next.filter((l) => l.output !== 'true') }) },
+      response: {
+        'Identity ok?': (node) => ({ ...node, next: node.next.filter((l) => l.output !== 'true') }),
+      },
     },
   },
 } satisfies Record<string, Variant>;

@@ -20,7 +20,10 @@ if (out === undefined || (name !== 'reference' && chosen === undefined)) {
 const overrides: WorkflowOverrides = chosen === undefined ? {} : REFERENCE_VARIANTS[chosen].reference;
 mkdirSync(out, { recursive: true });
 const files = {
-  'suspicious-login-response.json': { ...guideResponseUpTo('rollback', undefined, overrides.response), id: RESPONSE_ID },
+  'suspicious-login-response.json': {
+    ...guideResponseUpTo('rollback', undefined, overrides.response),
+    id: RESPONSE_ID,
+  },
   'suspicious-login-rollback.json': { ...guideRollback(undefined, overrides.rollback), id: ROLLBACK_ID },
 };
 for (const [file, workflow] of Object.entries(files)) writeFileSync(join(out, file), exportText(workflow));

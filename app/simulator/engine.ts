@@ -191,7 +191,11 @@ export async function runWorkflow(
           throw new OutsideModel(`${node.name}: the simulator does not model ${node.type}`);
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // A Code node's throw is an Error of the sandbox's realm: not `instanceof` this one's Error.
+      const message =
+        typeof error === 'object' && error !== null && 'message' in error
+          ? String(error.message)
+          : String(error);
       const step = { name: node.name, type: node.type, output: null, branch: 0, error: message, url };
       steps.push(step);
       io.onNode?.(step);
@@ -249,7 +253,11 @@ async function httpRequest(
 type Json = Record<string, unknown>;
 
 /** A request answered 4xx/5xx: the error output when the node has one, else the run's error. */
-function failed(node: N8nExportNode, call: HttpCall, answer: HttpAnswer): { output: unknown; branch: number } {
+function failed(
+  node: N8nExportNode,
+  call: HttpCall,
+  answer: HttpAnswer,
+): { output: unknown; branch: number } {
   const message = `${call.method} ${call.url} answered ${answer.status}`;
   if (node.onError === 'continueErrorOutput')
     return { output: { error: { message, status: answer.status, body: answer.body } }, branch: 1 };

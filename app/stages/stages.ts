@@ -8,9 +8,10 @@
  * This room holds what a stage IS: its name, order and title (here) and its words (./briefs.ts: its goal
  * and each expectation with its stimulus). Adding a stage: its name and title here, its goal and
  * expectations in ./briefs.ts, its judges in app/check/expectations/<stage>.ts (listed in the scenario of
- * app/check/scenarios.ts whose stimulus they judge), its nodes in app/workflow/n8n/stage-nodes.ts; each is
- * typed by StageName, so the compiler names every place left. The nodes stay in the workflow's room: they
- * are the reference workflow's node names, which a trainee's workflow need not share.
+ * app/check/scenarios.ts whose stimulus they judge), its step of the guide's workflow in
+ * app/workflow/guide/response.ts (the nodes its table adds); each is typed by StageName, so the compiler
+ * names every place left. The nodes stay in the workflow's room: a trainee's workflow need not share
+ * their names.
  */
 export const STAGE_NAMES = [
   'webhook',

@@ -6,9 +6,9 @@
 
 import type { RunSource } from '../driver/run-watch.js';
 import { MATRIX_TIMING, type Timing } from '../driver/timing.js';
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
 import { startSimulatorHost } from '../simulator/host.js';
 import { simulatorRuns } from '../simulator/runs.js';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';
 import { guideWorkflowsUpTo, type WorkflowOverrides } from '../workflow/guide/state.js';
 
 export type TargetName = 'reference' | 'n8n';

@@ -1,8 +1,7 @@
 /**
- * The workflow's constants, declared once. The TypeScript reference, the generated n8n workflows (their
- * Code nodes, expressions and parameters), the acceptance verdicts and the mock API's event_id schema read them
- * from here. Dependency-free (the lab setting below is a re-export): the generator copies these declarations
- * into n8n Code nodes as they are.
+ * The workflow's constants, declared once. The guide's workflow (its nodes' parameters), the checker's
+ * expectations, the acceptance verdicts and the mock API's event_id schema read them from here.
+ * Dependency-free (the lab setting below is a re-export).
  */
 
 /** Decide: a confidence at or above this asks for approval; below it nothing is contained. */

@@ -131,7 +131,7 @@ export function goodState(name: CaseName): StateReading {
       });
     case 'connector_failure':
       return state({
-        cases: [blockedCase({ record_retry: { attempts: 2, owner_notified: true } })],
+        cases: [blockedCase()],
         notifications: [notice('approval'), notice('owner', { pending: 'record' })],
         blocklist: [entry()],
         journal: journal(

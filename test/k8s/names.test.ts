@@ -206,11 +206,11 @@ describe("n8n's pod looks no name up", () => {
     expect(classText.indexOf('kind: Service')).toBeLessThan(classText.indexOf('kind: Deployment'));
   });
 
-  it('the reference workflows name no host: every URL starts from $env.MOCK_API_URL', () => {
+  it("the guide's workflows and their stages name no host: every URL starts from $env.MOCK_API_URL", () => {
     const dir = `${ROOT}docker/workflows`;
     const files = [
       ...readdirSync(dir).filter((f) => f.endsWith('.json')),
-      ...readdirSync(`${dir}/guide`).map((f) => `guide/${f}`),
+      ...readdirSync(`${dir}/stages`).map((f) => `stages/${f}`),
     ];
     expect(files.length).toBeGreaterThan(10);
     for (const f of files) {

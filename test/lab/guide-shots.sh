@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # The trainee guide's editor screenshots, written by this test from the lab's own editor (part of
 # test/lab/run.sh, on the fresh exercise lab before the trainee starts): in Chromium, the guide's own
-# workflow (docker/workflows/guide, the workflow the guide builds) pasted onto an empty lab's overview,
-# named as the guide says, saved and published with the editor's controls; the Wait node's whole panel; one
-# alert for the Executions tab, zoomed to the run's first nodes; the canvas of a stage being built (the
-# guide's workflow after stage 3, every node readable); the guide's Connector failure stage
+# workflow (docker/workflows/suspicious-login-response.json: the workflow the guide builds, which make
+# solution publishes) pasted onto an empty lab's overview, named as the guide says, saved and published
+# with the editor's controls; the Wait node's whole panel; one alert for the Executions tab, zoomed to the
+# run's first nodes; the canvas of a stage being built (the guide's workflow after stage 3,
+# docker/workflows/stages/, every node readable); the guide's Connector failure stage
 # (test/editor/connector-failure.json) for Record's error output and the retry loop. The images go to
 # LAB_GUIDE_SHOTS (default docs/img, the guide's own); then every workflow is unpublished and deleted
 # through n8n's API and `make reset` stops the alert's run, so the trainee starts on an empty lab.
@@ -25,9 +26,9 @@ guide_amount() {
     sed 's/^\*Amount\* .//; s/.$//'
 }
 
-GUIDE_WORKFLOW=docker/workflows/guide/suspicious-login-response.json
+GUIDE_WORKFLOW=docker/workflows/suspicious-login-response.json
 # The stage being built on the canvas screenshot: the guide's workflow after stage 3 (its eight nodes).
-GUIDE_STAGE=${LAB_GUIDE_STAGE:-docker/workflows/guide/stage-03-enrich.json}
+GUIDE_STAGE=${LAB_GUIDE_STAGE:-docker/workflows/stages/stage-03-enrich.json}
 
 # guide_wait_amount_is AMOUNT: the guide's workflow gives Wait for approval the Amount the guide's table
 # shows (the screenshot is of the workflow the guide builds).

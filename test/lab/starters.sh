@@ -2,7 +2,7 @@
 # Starters as a stuck trainee uses them, on the real lab (part of test/lab/run.sh's exercise, and its own
 # LAB_TEST_PARTS=starters): for each stage of LAB_STARTER_STAGES, `make starter STAGE=s` adds the guide's
 # workflow up to the stage before, node for node (names and types, in order) the guide's export of that
-# stage (docker/workflows/guide/stage-NN-*.json); the trainee then takes it on through the guide's stage s
+# stage (docker/workflows/stages/stage-NN-*.json); the trainee then takes it on through the guide's stage s
 # (its nodes, connections and settings become the guide's export after s, through n8n's REST API with the
 # trainee's login, as test/lab/trainee.ts does), publishes it, and `make check STAGE=s ARGS=--only` passes.
 # For enrich, before that: the starter published as it is fails enrich, and the failure points at its run:
@@ -15,15 +15,16 @@
 
 # Each quick on its own; approve waits out a silent approver (minutes) and rollback needs a second workflow.
 LAB_STARTER_STAGES=${LAB_STARTER_STAGES:-validate enrich case-lookup decide block record idempotency connector-failure}
-GUIDE_DIR=docker/workflows/guide
+# The guide's workflow after each stage but the last (npm run generate writes them).
+STAGES_DIR=docker/workflows/stages
 
 # guide_stage_file STAGE [OFFSET]: the guide's export after STAGE (OFFSET -1: after the stage before it).
 guide_stage_file() {
   local file n
-  file=$(ls "$GUIDE_DIR"/stage-[0-9][0-9]-"$1".json 2>/dev/null) || return 1
+  file=$(ls "$STAGES_DIR"/stage-[0-9][0-9]-"$1".json 2>/dev/null) || return 1
   n=$(basename "$file" | cut -c7-8)
   n=$((10#$n + ${2:-0}))
-  ls "$GUIDE_DIR"/stage-"$(printf %02d "$n")"-*.json 2>/dev/null
+  ls "$STAGES_DIR"/stage-"$(printf %02d "$n")"-*.json 2>/dev/null
 }
 stage_title() { sed -n "s/^  '\{0,1\}$1'\{0,1\}: '\(.*\)',$/\1/p" app/stages/stages.ts | head -n 1; }
 # file_nodes FILE: an export's nodes, one a line: name, a tab, type (as trainee.ts --nodes prints them).

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, workflowStore, writes } from './workflow-store.js';
 
-const GUIDE = 'docker/workflows/guide';
+/** The guide's whole workflows; its partials are in stages/. */
+const WORKFLOWS = 'docker/workflows';
+const STAGE_1 = `${WORKFLOWS}/stages/stage-01-webhook.json`;
 
 const published = (name: string, id: string) => ({
   id,
@@ -34,7 +36,7 @@ async function swap(url: string, files: string[]) {
 describe('cli.js swap FILE... against a stand-in n8n', () => {
   it('stops the former runs, unpublishes the rollback a partial lacks, updates the response in place', async () => {
     const n8n = await workflowStore(LAB, { runs: 2 });
-    const run = await swap(n8n.url, [`${GUIDE}/stage-01-webhook.json`]);
+    const run = await swap(n8n.url, [STAGE_1]);
     expect(run.stderr).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.stdout.slice(0, 2)).toEqual([
@@ -61,8 +63,8 @@ describe('cli.js swap FILE... against a stand-in n8n', () => {
       { runs: 0 },
     );
     const run = await swap(n8n.url, [
-      `${GUIDE}/suspicious-login-response.json`,
-      `${GUIDE}/suspicious-login-rollback.json`,
+      `${WORKFLOWS}/suspicious-login-response.json`,
+      `${WORKFLOWS}/suspicious-login-rollback.json`,
     ]);
     expect(run.code).toBe(0);
     expect(writes(n8n.calls)).toEqual([
@@ -77,7 +79,7 @@ describe('cli.js swap FILE... against a stand-in n8n', () => {
 
   it('changes nothing and exits 1 when a former run will not stop', async () => {
     const n8n = await workflowStore(LAB, { runs: 1, stuck: true });
-    const run = await swap(n8n.url, [`${GUIDE}/stage-01-webhook.json`]);
+    const run = await swap(n8n.url, [STAGE_1]);
     expect([run.code, run.stderr]).toEqual([1, ['n8n swap: runs still unfinished after 10000 ms']]);
     expect(writes(n8n.calls).filter((w) => !w.endsWith('/executions/stop'))).toEqual([]);
   }, 60_000);

@@ -13,7 +13,7 @@ import { addStarter, STARTER_STAGES, starterName, starterWorkflows } from '../..
 import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 import { outputIndex } from '../../app/workflow/guide/kinds.js';
 import { RESPONSE_STEPS, type StageStep } from '../../app/workflow/guide/response.js';
-import { type GuideExport, guideResponseUpTo } from '../../app/workflow/guide/state.js';
+import { guideResponseUpTo } from '../../app/workflow/guide/state.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, workflowStore, writes } from './workflow-store.js';
 
@@ -72,7 +72,7 @@ describe('the starter for a stage, then the guide’s stage, is the guide after 
     expect(starter.body.name).toBe(starterName(stage));
     expect(starter.body.nodes).toEqual(guideBefore.nodes);
     expect(starter.body.connections).toEqual(guideBefore.connections);
-    const after: GuideExport = guideResponseUpTo(stage);
+    const after = guideResponseUpTo(stage);
     const done = follow(starter.body, stepOf(stage));
     expect(done.problems).toEqual([]);
     expect(done.names).toEqual(names(after).sort());

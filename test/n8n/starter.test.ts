@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { PublicApi } from '../../app/n8n/client.js';
 import { addStarter, STARTER_STAGES, StarterRefused } from '../../app/n8n/starter.js';
 import { type GuideStage, guideResponseUpTo } from '../../app/workflow/guide/state.js';
-import { traineeWorkflows } from '../../app/workflow/n8n/partial.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, type StoredWorkflow, workflowStore, writes } from './workflow-store.js';
 
@@ -82,8 +81,7 @@ function offProblems(run: Run, calls: number): string[] {
 }
 
 const trainee = (active: boolean): StoredWorkflow => {
-  const [mine] = traineeWorkflows('enrich', { response: 'My Suspicious Login Response', rollback: 'x' });
-  if (mine === undefined) throw new Error('no workflow');
+  const mine = guideResponseUpTo('enrich', 'My Suspicious Login Response');
   return {
     id: 'mine1',
     name: mine.name,

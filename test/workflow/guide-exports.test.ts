@@ -1,29 +1,38 @@
 /**
- * The guide's export files (docker/workflows/guide/, written by app/workflow/guide/generate-cli.ts) are what
- * the guide's workflow builds now, no file more or less; and each is an n8n workflow the pinned n8n can
- * import: node types and versions of its catalogue, unique names, connections to nodes that exist,
- * JavaScript and expressions that compile.
+ * docker/workflows/ (written by app/workflow/guide/generate-cli.ts) holds what the guide's workflow builds
+ * now, no file more or less: the whole workflows and, in stages/, the response workflow after each stage
+ * before the last. Each is an n8n workflow the pinned n8n imports (node types and versions of its
+ * catalogue, unique names, connections to nodes that exist, JavaScript and expressions that compile) and
+ * calls only the mock API's workflow routes at `$env.MOCK_API_URL`, with no credentials.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GUIDE_FILES } from '../../app/workflow/guide/exports.js';
+import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../../app/workflow/constants.js';
+import { GUIDE_FILES, STAGES_DIR } from '../../app/workflow/guide/exports.js';
 import {
+  checkEnv,
+  checkHttpRoutes,
   checkJavaScript,
+  checkNoCredentials,
   checkNodeTypes,
+  checkWebhook,
   checkWellFormed,
-  loadJson,
-  type N8nWorkflow,
-  type NodeTypeFixture,
-  ROOT,
+  parseExport,
+  readNodeTypes,
+  WORKFLOW_DIR,
 } from './checks.js';
 
-const DIR = join(ROOT, 'docker', 'workflows', 'guide');
-const fixture = loadJson<NodeTypeFixture>(join(ROOT, 'test', 'pinned-n8n', 'node-types-2.41.1.json'));
+const fixture = readNodeTypes();
 
-/** The files of `dir` that differ from what the generator writes, or are missing, or are extra. */
-function staleFiles(dir: string, read: (file: string) => string): string[] {
-  const present = readdirSync(dir).sort();
+/** The .json files of docker/workflows/ and its stages/, by their path in it. */
+function presentFiles(): string[] {
+  const json = (dir: string) => readdirSync(join(WORKFLOW_DIR, dir)).filter((f) => f.endsWith('.json'));
+  return [...json('.'), ...json(STAGES_DIR).map((f) => `${STAGES_DIR}/${f}`)].sort();
+}
+
+/** The files that differ from what the generator writes, or are missing, or are extra. */
+function staleFiles(present: readonly string[], read: (file: string) => string): string[] {
   const wanted = Object.keys(GUIDE_FILES).sort();
   return [
     ...wanted.filter((f) => !present.includes(f)).map((f) => `${f} is missing`),
@@ -34,22 +43,35 @@ function staleFiles(dir: string, read: (file: string) => string): string[] {
   ];
 }
 
-const read = (file: string) => readFileSync(join(DIR, file), 'utf8');
+const read = (file: string) => readFileSync(join(WORKFLOW_DIR, file), 'utf8');
 
-describe('docker/workflows/guide/', () => {
-  it('holds what app/workflow/guide/generate-cli.ts writes (npx tsx app/workflow/guide/generate-cli.ts)', () => {
-    expect(staleFiles(DIR, read)).toEqual([]);
+describe('docker/workflows/', () => {
+  it('holds what app/workflow/guide/generate-cli.ts writes (npm run generate)', () => {
+    expect(staleFiles(presentFiles(), read)).toEqual([]);
   });
 
-  it('control: a file edited by hand is stale', () => {
+  it('control: a file edited by hand, a file left over and a file missing are found', () => {
     const edited = (file: string) =>
-      file === 'stage-05-decide.json' ? read(file).replace('>= 80', '> 80') : read(file);
-    expect(staleFiles(DIR, edited)).toEqual(['stage-05-decide.json is stale']);
+      file === `${STAGES_DIR}/stage-05-decide.json` ? read(file).replace('"gte"', '"gt"') : read(file);
+    const present = [...presentFiles().filter((f) => !f.endsWith('rollback.json')), 'guide/old.json'];
+    expect(staleFiles(present, edited)).toEqual([
+      'suspicious-login-rollback.json is missing',
+      'guide/old.json is no guide file',
+      `${STAGES_DIR}/stage-05-decide.json is stale`,
+    ]);
   });
 
   it.each(Object.keys(GUIDE_FILES).map((f) => [f]))('%s is a workflow the pinned n8n imports', (file) => {
-    // The files carry no id (run.sh and the editor give one): the well-formed check's fixed id aside.
-    const wf = { ...JSON.parse(read(file)), id: 'GuideWorkflow001' } as N8nWorkflow;
-    expect([...checkNodeTypes(wf, fixture), ...checkWellFormed(wf), ...checkJavaScript(wf)]).toEqual([]);
+    const wf = parseExport(read(file));
+    const path = file.includes('rollback') ? ROLLBACK_WEBHOOK_PATH : RESPONSE_WEBHOOK_PATH;
+    expect([
+      ...checkNodeTypes(wf, fixture),
+      ...checkWellFormed(wf),
+      ...checkJavaScript(wf),
+      ...checkHttpRoutes(wf),
+      ...checkEnv(wf),
+      ...checkNoCredentials(wf),
+      ...checkWebhook(wf, path),
+    ]).toEqual([]);
   });
 });

@@ -5,12 +5,12 @@
  * the guide passes that stage's check, as the guide tells the trainee to check after each stage.
  */
 import { describe, expect, it } from 'vitest';
+import type { N8nExport } from '../../app/workflow/export.js';
 import { GUIDE_STAGES, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
-import type { N8nWorkflow } from './checks.js';
 import { checkOffline } from './offline-check.js';
 
 const NAMES = { response: 'Suspicious Login Response', rollback: 'Suspicious Login Rollback' };
-const guide = (stage: (typeof GUIDE_STAGES)[number]): N8nWorkflow[] => guideWorkflowsUpTo(stage, NAMES);
+const guide = (stage: (typeof GUIDE_STAGES)[number]): N8nExport[] => guideWorkflowsUpTo(stage, NAMES);
 
 describe('the guide’s workflow passes the checker (offline)', () => {
   it('the whole guide passes check STAGE=all', async () => {

@@ -102,7 +102,6 @@ function exportOf(
   };
 }
 
-
 function checkNames(name: string, nodes: GuideNode[], edges: Edge[]): void {
   const names = new Set<string>();
   for (const n of nodes) {
@@ -119,10 +118,13 @@ export function guideResponseUpTo(
   name: string = RESPONSE_WORKFLOW,
   overrides: Overrides = {},
 ): N8nExport {
-  const changed = applyOverrides(name, RESPONSE_STEPS.flatMap((s) => s.nodes), overrides);
+  const changed = applyOverrides(
+    name,
+    RESPONSE_STEPS.flatMap((s) => s.nodes),
+    overrides,
+  );
   const byName = new Map(changed.map((n) => [n.name, n]));
-  const stepNodes = (step: (typeof RESPONSE_STEPS)[number]) =>
-    step.nodes.map((n) => byName.get(n.name) ?? n);
+  const stepNodes = (step: (typeof RESPONSE_STEPS)[number]) => step.nodes.map((n) => byName.get(n.name) ?? n);
   const all = RESPONSE_STEPS.flatMap(stepNodes);
   const steps = RESPONSE_STEPS.slice(0, GUIDE_STAGES.indexOf(stage) + 1);
   const built = new Set(steps.flatMap((s) => s.nodes.map((n) => n.name)));
