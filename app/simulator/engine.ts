@@ -32,8 +32,8 @@ export interface RunIo {
   /** The run's clock (ms since the epoch): `new Date()` in its code. */
   now(): number;
   request(call: HttpCall): Promise<HttpAnswer>;
-  /** The run waits at a Wait node for its resume URL's POST, at most `limitSeconds` (null: no limit). */
-  waitForResume(limitSeconds: number | null): Promise<Resume>;
+  /** The run waits at the Wait node `node` for its resume URL's POST, at most `limitSeconds` (null: no limit). */
+  waitForResume(limitSeconds: number | null, node: string): Promise<Resume>;
   sleep(seconds: number): Promise<void>;
   /** Each node as it ends (its output is the item it handed on). */
   onNode?(step: NodeStep): void;
@@ -281,7 +281,7 @@ async function wait(
         : null;
     if (p.limitWaitTime === true && limit === null)
       throw new OutsideModel(`${node.name}: a limit other than a time interval`);
-    const resumed = await io.waitForResume(limit);
+    const resumed = await io.waitForResume(limit, node.name);
     // n8n goes on with the input item when the time limit is reached.
     return resumed === 'timeout' ? input : webhookItem(resumed.headers, resumed.body);
   }

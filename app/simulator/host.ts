@@ -37,6 +37,8 @@ export interface SimulatedRun {
   finishedAt: Date | null;
   status: RunStatus;
   steps: NodeStep[];
+  /** The Wait node the run waits at (n8n's last node of a waiting run); null while it does not wait. */
+  waitingAt: string | null;
   error: string | null;
 }
 
@@ -123,6 +125,7 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
       finishedAt: null,
       status: 'running',
       steps: [],
+      waitingAt: null,
       error: null,
     };
     runs.push(run);
@@ -138,9 +141,10 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
         now: () => Date.now(),
         request: (call) => request(call, controller.signal),
         sleep: (seconds) => sleep(seconds * 1000, controller.signal),
-        waitForResume: (limit) =>
+        waitForResume: (limit, node) =>
           new Promise<Resume>((resolve, reject) => {
             run.status = 'waiting';
+            run.waitingAt = node;
             const timer = limit === null ? undefined : setTimeout(() => finish('timeout'), limit * 1000);
             const onAbort = () => {
               clearTimeout(timer);
@@ -151,6 +155,7 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
               controller.signal.removeEventListener('abort', onAbort);
               entry.resume = undefined;
               run.status = 'running';
+              run.waitingAt = null;
               resolve(resume);
             }
             entry.resume = finish;

@@ -44,11 +44,15 @@ export function viewOf(run: SimulatedRun): RunView {
     else node.output.push(step.output);
     nodes.set(step.name, node);
   }
+  // n8n shows a waiting run's Wait node as its last, with no output yet.
+  const waiting = run.status === 'waiting' ? run.waitingAt : null;
+  if (waiting !== null && !nodes.has(waiting))
+    nodes.set(waiting, { name: waiting, type: 'n8n-nodes-base.wait', error: null, output: [], url: null });
   return {
     id: run.id,
     url: null,
     status: run.status,
     nodes: [...nodes.values()],
-    lastNode: run.steps.at(-1)?.name ?? null,
+    lastNode: waiting ?? run.steps.at(-1)?.name ?? null,
   };
 }

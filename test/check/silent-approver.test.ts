@@ -5,18 +5,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../app/check/run-check.js';
-import { REFERENCE_NODES } from '../../app/targets/reference-workflow.js';
-import type { WorkflowVariant } from '../../app/targets/workflow-host.js';
-import { blockRequest } from '../../app/workflow/decisions.js';
+import type { GuideNode } from '../../app/workflow/guide/kinds.js';
+import type { WorkflowOverrides } from '../../app/workflow/guide/state.js';
 import { checkReference, hintsOf } from './check-helpers.js';
 
-/** The time-limit exit of the Wait node routed to Block. */
-const blocksOnTimeout: WorkflowVariant = {
+const APPROVED = "const approved = body.decision === 'approve' && name !== '';";
+
+/** The Wait node's time-limit exit taken as an approval: Read decision says approved when not resumed. */
+const blocksOnTimeout: WorkflowOverrides = {
   response: {
-    async approve(ctx, alert) {
-      const reading = await REFERENCE_NODES.approve(ctx, alert);
-      if (!reading.resumed) await ctx.api.request('POST', '/blocklist', blockRequest(alert));
-      return reading;
+    'Read decision': (node: GuideNode): GuideNode => {
+      const code = String(node.parameters.jsCode);
+      if (!code.includes(APPROVED)) throw new Error('Read decision changed: this variant lost its place');
+      const jsCode = code.replace(
+        APPROVED,
+        "const approved = !resumed || (body.decision === 'approve' && name !== '');",
+      );
+      return { ...node, parameters: { ...node.parameters, jsCode } };
     },
   },
 };
@@ -29,5 +34,11 @@ describe('a silent approver', () => {
     expect(hintsOf(report, 'approve')).toEqual([
       "when nobody answered, a blocklist request was still sent: route the Wait node's time-limit exit to no action",
     ]);
+  }, 60_000);
+
+  it('the guide’s workflow, which routes that exit to no action, passes it', async () => {
+    const [options, output, hooks] = checkReference('approve');
+    const report = await runCheck({ ...options, only: true }, output, hooks);
+    expect(report.stages.map((s) => [s.stage, s.status])).toEqual([['approve', 'pass']]);
   }, 60_000);
 });

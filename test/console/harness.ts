@@ -1,21 +1,22 @@
 /**
- * The console's test set-up: the mock API (real entry point, with a Unix socket), the reference workflow
- * behind n8n's URLs (the acceptance runner's `--target reference` host), and the console (real entry
- * point) reaching the mock API through the socket only. Everything on loopback and in a temp folder;
- * stop() ends only what start() started. Also the console on its own (runConsole), its controls posted
- * as its page posts them, and what its guard refuses.
+ * The console's test set-up: the mock API (real entry point, with a Unix socket), the guide's workflows
+ * on the simulator behind n8n's URLs (the acceptance runner's `--target reference`), and the console
+ * (real entry point) reaching the mock API through the socket only. Everything on loopback and in a
+ * temp folder; stop() ends only what start() started. Also the console on its own (runConsole), its
+ * controls posted as its page posts them, and what its guard refuses.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startWorkflowHost, type WorkflowHost } from '../../app/targets/workflow-host.js';
+import { type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
+import { guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
 import { type ServiceProcess, spawnNode, startService } from '../helpers/service-process.js';
 
 export interface ConsoleLab {
   dir: string;
   socketPath: string;
   api: ServiceProcess;
-  host: WorkflowHost;
+  host: SimulatorHost;
   console: ReturnType<typeof spawnNode>;
   consoleUrl: string;
   stop(): Promise<void>;
@@ -108,7 +109,11 @@ export async function startConsoleLab(env: Record<string, string> = {}): Promise
     ALLOWED_CLIENTS: '127.0.0.1/32',
   });
   await waitForLine(api, /listening on unix:/);
-  const host = await startWorkflowHost({ mockApiUrl: api.url, settings: { approvalTimeoutMs: 120_000 } });
+  const host = await startSimulatorHost({
+    mockApiUrl: api.url,
+    workflows: guideWorkflowsUpTo('rollback'),
+    env: { APPROVAL_TIMEOUT_SECONDS: '120' },
+  });
   const proc = spawnNode('app/console/main.ts', [], {
     CONSOLE_PORT: '0',
     MOCK_API_SOCKET: socketPath,

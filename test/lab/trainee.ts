@@ -1,7 +1,8 @@
 /**
  * The scripted trainee: does what a trainee does in the n8n editor, through the editor's REST API with the
- * trainee's own login (never a database import). `--upto STAGE` saves the trainee's workflow as built up
- * to that stage (app/workflow/n8n/partial.ts): created the first time under the trainee's own name,
+ * trainee's own login (never a database import). `--upto STAGE` saves the trainee's workflow as the guide
+ * has it after that stage (app/workflow/guide/state.ts; `all`: the whole, as after `rollback`), with the
+ * trainee's own names and node ids: created the first time under the trainee's own name,
  * updated on later steps, published each time (from `rollback` on, and for `all`, the rollback workflow
  * too), then waits until n8n listens on its webhook path. `--unpublish` unpublishes the trainee's workflows.
  * `--unpublish --name NAME` unpublishes that workflow instead (a starter), `--publish NAME` publishes one
@@ -9,7 +10,7 @@
  * editor (no n8n needed). `--nodes NAME` prints that workflow's nodes as the editor holds them, one a line
  * (name, a tab, type). `--put FILE --name NAME` is a trainee who takes a starter on through the guide's
  * next stage: NAME's nodes, connections and settings become FILE's (an export of the guide's workflow after
- * that stage, docker/workflows/guide), saved, published, and listening. `--publish` and `--put` first
+ * that stage, docker/workflows/stages), saved, published, and listening. `--publish` and `--put` first
  * unpublish whatever other workflow holds the webhook path (n8n allows one). `--scratch` saves a third, never published workflow with pinned data (a trainee's scratch pad), and
  * `--list` prints every workflow the trainee sees in the editor, one a line: name, published or not, and
  * how many nodes have pinned data (what `make save` and `make restore` must keep).
@@ -17,12 +18,14 @@
  *   (or the login as {"email","password"} on stdin). One line per action; exit 1 with one line on failure,
  *   2 on usage.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EditorSession, N8nError, type Workflow, type WorkflowBody } from '../../app/n8n/client.js';
 import { liveWebhooks, postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
-import { TRAINEE_STAGES, type TraineeStage, traineeWorkflows } from '../../app/workflow/n8n/partial.js';
+import type { N8nExport } from '../../app/workflow/export.js';
+import { GUIDE_STAGES, type GuideStage, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
 
 export const TRAINEE_NAMES = {
   response: 'My Suspicious Login Response',
@@ -46,6 +49,27 @@ const SCRATCH: WorkflowBody = {
   pinData: { 'Try an alert': [{ json: { body: { user: 'pinned-by-the-trainee' } } }] },
 };
 const LISTEN_TIMEOUT_MS = 30_000;
+
+/** A UUID made from `seed`: the same trainee node gets the same id at every step. */
+function uuidOf(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The guide's workflows after `stage` (`all`: the whole) as the trainee's own: under the trainee's names,
+ * with node and webhook ids of their own (the editor makes fresh ones), not the reference's or a starter's.
+ */
+function traineeWorkflows(stage: GuideStage | 'all'): N8nExport[] {
+  return guideWorkflowsUpTo(stage === 'all' ? 'rollback' : stage, TRAINEE_NAMES).map((workflow) => ({
+    ...workflow,
+    nodes: workflow.nodes.map((node) => ({
+      ...node,
+      id: uuidOf(`${workflow.name}/${node.id}`),
+      ...(node.webhookId === undefined ? {} : { webhookId: uuidOf(`${workflow.name}/${node.webhookId}`) }),
+    })),
+  }));
+}
 
 const LoginSchema = z.object({ email: z.string().min(1), password: z.string().min(1) });
 /** An export of the guide's workflow (docker/workflows/guide/*.json), as `--put` saves it. */
@@ -137,12 +161,12 @@ async function main(): Promise<void> {
       put: { type: 'string' },
     },
   });
-  const stages: (TraineeStage | 'all')[] = [...TRAINEE_STAGES, 'all'];
+  const stages: (GuideStage | 'all')[] = [...GUIDE_STAGES, 'all'];
   if (values.export !== undefined) {
     // What a trainee pastes into the editor (test/editor): the response workflow up to a stage, as JSON.
     const stage = stages.find((s) => s === values.export);
     if (!stage) throw new Usage(`--export takes one of ${stages.join(', ')}`);
-    const [built] = traineeWorkflows(stage, TRAINEE_NAMES);
+    const [built] = traineeWorkflows(stage);
     if (!built) throw new Error(`no workflow up to ${stage}`);
     const { name, nodes, connections, settings } = built;
     console.log(JSON.stringify({ name, nodes, connections, settings }, null, 2));
@@ -246,7 +270,7 @@ async function main(): Promise<void> {
 
   const stage = stages.find((s) => s === values.upto);
   if (!stage) throw new Usage(`--upto takes one of ${stages.join(', ')}`);
-  for (const built of traineeWorkflows(stage, TRAINEE_NAMES)) {
+  for (const built of traineeWorkflows(stage)) {
     const body: WorkflowBody = {
       name: built.name,
       nodes: built.nodes,
