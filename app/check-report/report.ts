@@ -23,7 +23,10 @@ export type ExpectationStatus = z.infer<typeof ExpectationStatusSchema>;
 export const RunPointerSchema = z.object({
   /** n8n's execution id, when n8n ran something for the stimulus. */
   execution_id: z.string().nullable(),
-  /** The editor's address of that run: `<editor>/workflow/<workflow id>/executions/<execution id>`. */
+  /**
+   * The editor's address of that run, opening the node to blame when there is one:
+   * `<editor>/workflow/<workflow id>/executions/<execution id>[/<node id>]`.
+   */
   url: z.string().nullable(),
   /** n8n's status of the run: success, error, waiting, running, canceled, crashed, new; null when none. */
   status: z.string().nullable(),

@@ -64,7 +64,7 @@ export function pointAt(
   const { lookup, phaseSeconds, atPhaseEnd } = knowledge;
   const late = (why: string, run: RunView | null): { outcome: Outcome; run: RunPointer } => ({
     outcome: outcome.status === 'fail' ? { status: 'unjudged', hint: notRunWithin(phaseSeconds) } : outcome,
-    run: run === null ? { ...none, why } : { ...pointerOf(run), node: run.lastNode, why },
+    run: run === null ? { ...none, why } : { ...pointerAt(run, run.lastNode), why },
   });
   if (lookup.kind === 'none') return late(nothingRan(context.webhookPath), null);
   if (lookup.kind === 'unreachable' && lookup.refused)
@@ -82,11 +82,18 @@ export function pointAt(
         `the wait for it ran out${hasEnded(run.status) ? `; it ended (${run.status}) only after` : ''}`,
       run,
     );
-  return { outcome, run: { ...pointerOf(run), ...blame(run, expectation.stage, context.execution) } };
+  const { node, why } = blame(run, expectation.stage, context.execution);
+  return { outcome, run: { ...pointerAt(run, node), why } };
 }
 
-function pointerOf(run: RunView): Omit<RunPointer, 'node' | 'why'> {
-  return { execution_id: run.id, url: run.url, status: run.status };
+/**
+ * The run and the node to blame, its address opening that node's panel in the run (n8n's execution view
+ * takes the node's id after the execution's: `.../executions/<execution id>/<node id>`).
+ */
+function pointerAt(run: RunView, node: string | null): Omit<RunPointer, 'why'> {
+  const id = run.nodes.find((n) => n.name === node)?.id ?? null;
+  const url = run.url !== null && id !== null ? `${run.url}/${encodeURIComponent(id)}` : run.url;
+  return { execution_id: run.id, url, status: run.status, node };
 }
 
 /** The node to blame and why, in a run that is not running any more (ended, or waiting). */

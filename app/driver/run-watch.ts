@@ -7,6 +7,8 @@
 
 /** One node of a run, in the order the run reached it. */
 export interface RunNode {
+  /** The node's id in the run's workflow (the editor opens the node by it); null when the target has none. */
+  id: string | null;
   name: string;
   /** n8n's node type (n8n-nodes-base.httpRequest); null when the target does not say. */
   type: string | null;
@@ -20,7 +22,8 @@ export interface RunNode {
 
 export interface RunView {
   id: string;
-  /** The editor's address of this run, to open it; null when the target has no editor. */
+  /** The editor's address of this run, to open it (`<editor>/workflow/<id>/executions/<execution id>`);
+   * null when the target has no editor. `<url>/<node id>` opens the run at that node's panel. */
   url: string | null;
   /** n8n's words: new, running, waiting, success, error, canceled, crashed. */
   status: string;

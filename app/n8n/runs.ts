@@ -125,7 +125,9 @@ export function viewOf(execution: Execution, editor: string): RunView {
     .map(([name, runs]) => {
       const definition = definitions.get(name);
       const url = definition?.parameters?.url;
+      const nodeId = definition?.id;
       return {
+        id: typeof nodeId === 'string' ? nodeId : null,
         name,
         type: definition?.type ?? null,
         error: runs.find((r) => r.error != null)?.error?.message ?? null,

@@ -33,13 +33,15 @@ export interface RunIo {
   now(): number;
   request(call: HttpCall): Promise<HttpAnswer>;
   /** The run waits at the Wait node `node` for its resume URL's POST, at most `limitSeconds` (null: no limit). */
-  waitForResume(limitSeconds: number | null, node: string): Promise<Resume>;
+  waitForResume(limitSeconds: number | null, node: { id: string; name: string }): Promise<Resume>;
   sleep(seconds: number): Promise<void>;
   /** Each node as it ends (its output is the item it handed on). */
   onNode?(step: NodeStep): void;
 }
 
 export interface NodeStep {
+  /** The node's id in the export. */
+  id: string;
   name: string;
   type: string;
   /** The item's json the node handed on; null when it errored. */
@@ -196,12 +198,20 @@ export async function runWorkflow(
         typeof error === 'object' && error !== null && 'message' in error
           ? String(error.message)
           : String(error);
-      const step = { name: node.name, type: node.type, output: null, branch: 0, error: message, url };
+      const step = {
+        id: node.id,
+        name: node.name,
+        type: node.type,
+        output: null,
+        branch: 0,
+        error: message,
+        url,
+      };
       steps.push(step);
       io.onNode?.(step);
       return { status: 'error', error: message, steps };
     }
-    const step = { name: node.name, type: node.type, output, branch, error: null, url };
+    const step = { id: node.id, name: node.name, type: node.type, output, branch, error: null, url };
     steps.push(step);
     io.onNode?.(step);
     outputs.set(node.name, output);
@@ -281,7 +291,7 @@ async function wait(
         : null;
     if (p.limitWaitTime === true && limit === null)
       throw new OutsideModel(`${node.name}: a limit other than a time interval`);
-    const resumed = await io.waitForResume(limit, node.name);
+    const resumed = await io.waitForResume(limit, { id: node.id, name: node.name });
     // n8n goes on with the input item when the time limit is reached.
     return resumed === 'timeout' ? input : webhookItem(resumed.headers, resumed.body);
   }

@@ -38,7 +38,7 @@ export interface SimulatedRun {
   status: RunStatus;
   steps: NodeStep[];
   /** The Wait node the run waits at (n8n's last node of a waiting run); null while it does not wait. */
-  waitingAt: string | null;
+  waitingAt: { id: string; name: string } | null;
   error: string | null;
 }
 

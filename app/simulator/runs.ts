@@ -34,6 +34,7 @@ export function viewOf(run: SimulatedRun): RunView {
   const nodes = new Map<string, RunNode>();
   for (const step of run.steps) {
     const node = nodes.get(step.name) ?? {
+      id: step.id,
       name: step.name,
       type: step.type,
       error: null,
@@ -46,13 +47,13 @@ export function viewOf(run: SimulatedRun): RunView {
   }
   // n8n shows a waiting run's Wait node as its last, with no output yet.
   const waiting = run.status === 'waiting' ? run.waitingAt : null;
-  if (waiting !== null && !nodes.has(waiting))
-    nodes.set(waiting, { name: waiting, type: 'n8n-nodes-base.wait', error: null, output: [], url: null });
+  if (waiting !== null && !nodes.has(waiting.name))
+    nodes.set(waiting.name, { ...waiting, type: 'n8n-nodes-base.wait', error: null, output: [], url: null });
   return {
     id: run.id,
     url: null,
     status: run.status,
     nodes: [...nodes.values()],
-    lastNode: waiting ?? run.steps.at(-1)?.name ?? null,
+    lastNode: waiting?.name ?? run.steps.at(-1)?.name ?? null,
   };
 }

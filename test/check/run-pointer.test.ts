@@ -21,6 +21,7 @@ import { startReferenceTarget } from '../../app/targets/targets.js';
 import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
 
 const node = (name: string, extra: Partial<RunNode> = {}): RunNode => ({
+  id: null,
   name,
   type: null,
   error: null,
@@ -260,6 +261,31 @@ describe('a check points at its runs (reference target)', () => {
     expect(failedStages(report)).toEqual(['enrich']);
     expect(report.results.filter((r) => r.status === 'unjudged')).toEqual([]);
   }, 60_000);
+
+  it("the link opens the node to blame in that run (its id after the execution's); the run's when none", () => {
+    const failing = { status: 'fail' as const, hint: 'no identity lookup' };
+    const expectation = { stage: 'enrich' as const, text: 'x', judge: () => failing };
+    const pointer = (run: RunView) =>
+      pointAt(
+        expectation,
+        failing,
+        { kind: 'looked', lookup: { kind: 'found', run }, phaseSeconds: 20, atPhaseEnd: null },
+        { webhookPath: 'p', execution: undefined },
+      ).run;
+    const halfBuilt = view([node('Webhook', { id: 'n-1' }), node('Valid?', { id: 'n 2/3' })]);
+    expect(pointer(halfBuilt)).toMatchObject({
+      node: 'Valid?',
+      url: 'http://editor/workflow/W/executions/7/n%202%2F3',
+    });
+    // A node without an id (a target that gives none) or no node to blame: the run itself.
+    expect(pointer(view([node('Webhook'), node('Valid?')]))?.url).toBe(
+      'http://editor/workflow/W/executions/7',
+    );
+    expect(pointer(view([node('My hook', { id: 'a' }), node('Step 2', { id: 'b' })]))).toMatchObject({
+      node: null,
+      url: 'http://editor/workflow/W/executions/7',
+    });
+  });
 
   it('the run as the wait left it decides: unfinished then is UNJUDGED, whatever it became', () => {
     const failing = { status: 'fail' as const, hint: 'no identity lookup' };

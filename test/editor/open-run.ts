@@ -1,8 +1,9 @@
 /**
- * A trainee follows the link a check gave them (`run: <editor>/workflow/<id>/executions/<execution id>`): in
- * Chromium, signed in to n8n with their login, the address opens n8n 2.41.1's Executions tab on that very
- * run: the address still names the execution, the run's header says `ID#<execution id>`, and its canvas
- * draws the run's nodes, NODE among them when given.
+ * A trainee follows the link a check gave them (`run: <editor>/workflow/<id>/executions/<execution id>[/<node
+ * id>]`): in Chromium, signed in to n8n with their login, the address opens n8n 2.41.1's Executions tab on
+ * that very run: the address still names the execution, the run's header says `ID#<execution id>`, and its
+ * canvas draws the run's nodes, NODE among them when given. A link with a node's id opens that node's panel
+ * over the run (its name in the panel, NODE when given).
  *   TRAINEE_EMAIL=... TRAINEE_PASSWORD=... npx tsx test/editor/open-run.ts --url URL [--node NODE] [--shot FILE.png]
  * One line on success (what the page showed); exit 1 with one line on failure, 2 on usage.
  */
@@ -12,10 +13,13 @@ import { launchChromium } from '../helpers/chromium.js';
 import { ACTION_MS, currentStep, doing, say, VIEWPORT } from './editor-kit.js';
 
 const USAGE =
-  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... open-run.ts --url <editor>/workflow/<id>/executions/<execution id> [--node NODE] [--shot FILE.png]';
+  'usage: TRAINEE_EMAIL=... TRAINEE_PASSWORD=... open-run.ts --url <editor>/workflow/<id>/executions/<execution id>[/<node id>] [--node NODE] [--shot FILE.png]';
 const RunUrlSchema = z
   .string()
-  .regex(/^https?:\/\/[^/]+\/workflow\/[^/]+\/executions\/\d+$/, 'not an address of one run in the editor');
+  .regex(
+    /^https?:\/\/[^/]+\/workflow\/[^/]+\/executions\/\d+(\/[^/?#]+)?$/,
+    'not an address of one run in the editor',
+  );
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const address = new URL(url.data);
-  const execution = address.pathname.split('/').pop() ?? '';
+  const [execution = '', nodeId] = address.pathname.split('/executions/')[1]?.split('/') ?? [];
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
@@ -68,14 +72,25 @@ async function main(): Promise<void> {
         ),
       );
       const at = new URL(page.url()).pathname;
-      if (!at.endsWith(`/executions/${execution}`)) throw new Error(`the editor went on to ${at}`);
+      const opened = `/executions/${execution}${nodeId === undefined ? '' : `/${nodeId}`}`;
+      if (!at.endsWith(opened)) throw new Error(`the editor went on to ${at}`);
       if (values.node !== undefined && !names.includes(values.node)) {
         throw new Error(`the run's canvas has no node "${values.node}" (${names.join(', ')})`);
+      }
+      let panel = '';
+      if (nodeId !== undefined) {
+        // 2.41.1's node panel (data-test-id ndv) over the run, read-only, with the node's name in its header.
+        const ndv = page.locator('[data-test-id="ndv"]');
+        await ndv.waitFor();
+        const text = (await ndv.innerText()).replace(/\s+/g, ' ');
+        if (values.node !== undefined && !text.includes(values.node))
+          throw new Error(`the node panel that opened is not ${values.node}'s: ${text.slice(0, 120)}`);
+        panel = `; the node panel of ${values.node ?? nodeId} is open`;
       }
       if (values.shot) await page.screenshot({ path: values.shot });
       const shown = (await header.innerText()).replace(/\s+/g, ' ').trim();
       say(
-        `opened ${at}: the run's view says "${shown}", its canvas draws ${names.length} nodes (${names.join(', ')})`,
+        `opened ${at}: the run's view says "${shown}", its canvas draws ${names.length} nodes (${names.join(', ')})${panel}`,
       );
     } catch (err) {
       if (values.shot) await page.screenshot({ path: values.shot }).catch(() => undefined);

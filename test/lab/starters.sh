@@ -65,7 +65,10 @@ starter_said() {
 
 # run_line STAGE: the first `run:` line the last check of STAGE --only printed, without its indent.
 run_line() { grep -m1 -E '^ +run: ' "$WORK/check-only-$1.log" | sed -E 's/^ +//'; }
-run_url() { run_line "$1" | grep -oE 'https?://[^ ]+/workflow/[^ /]+/executions/[0-9]+' | head -n 1; }
+# run_url STAGE: the run's address as the line gives it (opening the node to blame: .../executions/N/<node id>).
+run_url() { run_line "$1" | grep -oE 'https?://[^ ]+/workflow/[^ /]+/executions/[0-9]+(/[^ /]+)?' | head -n 1; }
+# run_of URL: the address of the run alone, without the node.
+run_of() { grep -oE '^https?://[^ ]+/workflow/[^ /]+/executions/[0-9]+' <<<"$1"; }
 # The nodes a run of the starter up to Validate ends at, where the checker's pointer must name one: the
 # guide's stage 2 ends with Validate and its If node, Valid? (the run stops there: nothing comes after).
 VALIDATE_ENDS='Validate|Valid\?'
@@ -82,10 +85,12 @@ points_at_validate() {
   fi
   [ -n "$url" ] || { echo "no run's address in: $line"; return 1; }
   [ "${url#"$EDITOR"/}" != "$url" ] || { echo "the run's address is not the editor's ($EDITOR): $url"; return 1; }
+  [ "$(run_of "$url")" != "$url" ] || { echo "the run's address does not open a node: $url"; return 1; }
   grep -Eq "node: ($VALIDATE_ENDS):|after ($VALIDATE_ENDS) ran" <<<"$line" || { echo "Validate not named: $line"; return 1; }
 }
 run_node() { run_line "$1" | sed -nE 's/.* node: (.*): .*/\1/p'; }
-# opens_run URL NODE: open-run.ts in Chromium, signed in as the trainee: the editor shows that run, NODE in it.
+# opens_run URL NODE: open-run.ts in Chromium, signed in as the trainee: the editor shows that run, NODE in it
+# (with a node's id in URL: that node's panel open over the run).
 opens_run() {
   TRAINEE_EMAIL=$(env_of "$ENV_FILE" N8N_OWNER_EMAIL) TRAINEE_PASSWORD=$(env_of "$ENV_FILE" N8N_OWNER_PASSWORD) \
     in_ns timeout 240 npx tsx test/editor/open-run.ts --url "$1" ${2:+--node "$2"} --shot "$WORK/open-run.png" \
@@ -128,7 +133,7 @@ console_points_at_validate() {
     const fails = (r && r.results || []).filter((x) => x.status === 'fail');
     const run = fails.map((x) => x.run).find((p) => p && p.url);
     if (!run) { console.log(fails.length + ' failed results, none with a run pointer (run: ' + JSON.stringify(fails[0] && fails[0].run) + ')'); process.exit(1); }
-    const at = /\/workflow\/[^/]+\/executions\/(\d+)$/.exec(run.url);
+    const at = /\/workflow\/[^/]+\/executions\/(\d+)\/[^/]+$/.exec(run.url);
     const named = /^($VALIDATE_ENDS)\$/.test(run.node || '') || /after ($VALIDATE_ENDS) ran/.test(run.why);
     if (!at || run.execution_id !== at[1] || !named || !run.url.startsWith('$EDITOR/')) { console.log(JSON.stringify(run).slice(0, 200)); process.exit(1); }
     return run.url + ' node ' + run.node;
@@ -137,19 +142,20 @@ console_points_at_validate() {
 
 # The enrich proof: the starter up to Validate, published as it is, checked at enrich on its own.
 starter_failure_points_at_run() {
-  local name=$1 url rc
+  local name=$1 url base rc
   check "the trainee publishes \"$name\" as it is" lab_trainee --publish "$name"
   check_only enrich || true
   check "make check STAGE=enrich ARGS=--only fails: the starter has no Enrich (exit $LAST_RC)" test "$LAST_RC" != 0
   check "... its FAIL points at the run: the editor's address and Validate ($(run_line enrich | cut -c1-120))" \
     points_at_validate enrich
   url=$(run_url enrich)
-  check "... that address, in Chromium signed in as the trainee, opens that run (${url:-no address})" \
+  check "... that address, in Chromium signed in as the trainee, opens that run at the node's panel (${url:-no address})" \
     opens_run "${url:-no-address}" "$(run_node enrich)"
-  sed 's/^/        /' "$WORK/open-run.log" 2>/dev/null | cut -c1-200
+  sed 's/^/        /' "$WORK/open-run.log" 2>/dev/null | cut -c1-240
   # The control: an address of a run that does not exist opens no run, and open-run.ts says so.
-  refute "control: the address of a run that does not exist (${url%/*}/999999) opens no run" \
-    opens_run "${url%/*}/999999" ""
+  base=$(run_of "${url:-}")
+  refute "control: the address of a run that does not exist (${base%/*}/999999) opens no run" \
+    opens_run "${base%/*}/999999" ""
   rc=$(console_only enrich || true)
   check "the console's Check of enrich on its own fails too (exit $rc)" test -n "$rc" -a "$rc" != 0 -a "$rc" != null
   check "... its report carries the run pointer: the editor's address and Validate" console_points_at_validate enrich

@@ -11,6 +11,7 @@ import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
 
 const SENT_AT = new Date('2026-11-26T10:00:00.000Z');
 const webhookNode = {
+  id: 'node-1',
   name: 'Alert in',
   type: 'n8n-nodes-base.webhook',
   parameters: { path: 'suspicious-login' },
@@ -18,7 +19,12 @@ const webhookNode = {
 const workflowData = {
   nodes: [
     webhookNode,
-    { name: 'Who', type: 'n8n-nodes-base.httpRequest', parameters: { url: '={{ $json.api }}/identity/x' } },
+    {
+      id: 'node-2',
+      name: 'Who',
+      type: 'n8n-nodes-base.httpRequest',
+      parameters: { url: '={{ $json.api }}/identity/x' },
+    },
   ],
 };
 const runData = (event: string) => ({
@@ -100,6 +106,7 @@ describe("the checker's n8n run look-up", () => {
         lastNode: 'Who',
         nodes: [
           {
+            id: 'node-1',
             name: 'Alert in',
             type: 'n8n-nodes-base.webhook',
             error: null,
@@ -107,6 +114,7 @@ describe("the checker's n8n run look-up", () => {
             url: null,
           },
           {
+            id: 'node-2',
             name: 'Who',
             type: 'n8n-nodes-base.httpRequest',
             error: 'ECONNREFUSED',
