@@ -188,6 +188,38 @@ crops_ok() {
 }
 check "AI modules off: the Connector failure example's crops written (error output, retry loop)" crops_ok
 
+# A run pointer's address (the checker's run: lines): <editor>/workflow/<id>/executions/<execution id>/<node
+# id> opens that node's panel over that run. The run is the alert's above; NODE's id is read from n8n.
+# shellcheck disable=SC2016 # the ${...} are JavaScript's template strings
+node_link() { # node_link NODE: the address of NODE in the last run of the pasted workflow
+  curl -fsS -b "$WORK/cookies" "${URL[ai-off]}/rest/executions" >"$WORK/executions.json" &&
+    "$SYSTEM_NODE" -e '
+      const fs = require("fs");
+      const runs = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).data.results;
+      const run = runs.sort((a, b) => Number(b.id) - Number(a.id))[0];
+      if (!run) process.exit(1);
+      console.log(`${run.workflowId} ${run.id}`);' "$WORK/executions.json" >"$WORK/last-run" &&
+    read -r wf run <"$WORK/last-run" &&
+    curl -fsS -b "$WORK/cookies" "${URL[ai-off]}/rest/workflows/$wf" >"$WORK/workflow.json" &&
+    "$SYSTEM_NODE" -e '
+      const w = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).data;
+      const node = w.nodes.find((n) => n.name === process.argv[2]);
+      if (!node) process.exit(1);
+      console.log(`${process.argv[3]}/workflow/${w.id}/executions/${process.argv[4]}/${node.id}`);' \
+      "$WORK/workflow.json" "$1" "${URL[ai-off]}" "$run"
+}
+opens_node() { # opens_node URL NODE
+  npx --no-install tsx test/editor/open-run.ts --url "$1" --node "$2" >"$WORK/open-node.out" 2>&1
+  sed 's/^/    /' "$WORK/open-node.out" | cut -c1-240
+}
+link=$(node_link 'Check identity' || true)
+check "a run's address with a node's id opens that node's panel over the run (${link:-no address})" \
+  opens_node "${link:-no-address}" 'Check identity'
+# The control: the same address with another node's name wanted: the panel that opens is not that node's.
+opens_node "${link:-no-address}" 'Block' >/dev/null || true
+check "control: the panel that opens is the node's of the address, not another's (Block wanted)" \
+  has "$WORK/open-node.out" "the node panel that opened is not Block's"
+
 # --- the lab's modules as they were: the assistant's page --------------------------------------------------
 driver lab "${URL[lab]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response"
 b1() { rc lab 1 && lines "$WORK/lab.err" 1 && has "$WORK/lab.err" 'sign-in landed on /assistant, not the workflows overview'; }
