@@ -48,7 +48,11 @@ export const ExpectationResultSchema = z.object({
   status: ExpectationStatusSchema,
   /** What to change, in the trainee's terms; null when the expectation passed. */
   hint: z.string().nullable(),
-  /** What the checker saw, when it was not what the expectation wants. */
+  /**
+   * On a FAIL, what was wanted and what came: `<field or request>: want <wanted>, got <what came>`, e.g.
+   * `POST /blocklist: want 1 request, got 0` (several joined by `; `); null on PASS. Older reports, and
+   * the one line of a check that stopped, may hold a plain note.
+   */
   detail: z.string().nullable(),
   /** When the expectation was judged (ISO 8601). */
   at: z.iso.datetime(),

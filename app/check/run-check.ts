@@ -18,7 +18,7 @@ import { LAB_USER } from '../workflow/scenario.js';
 import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
 import { type CheckContext, CheckSetupError, checkScenario, NotListening } from './scenario-check.js';
-import { type Evidence, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
+import { type Evidence, gap, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 import { formatTimings, type TimedStimulus } from './timings.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;
@@ -174,7 +174,7 @@ function stoppedResult(scenario: Scenario, stopped: Stopped): ExpectationResult 
         : `a workflow listens on POST /webhook/${stopped.path}`,
     status: 'fail',
     hint: stopped.message,
-    detail: 'answered 404',
+    detail: gap(`POST /webhook/${stopped.path}`, 'a workflow listening', 'answered 404'),
     at: new Date().toISOString(),
     run: null,
   };
@@ -192,7 +192,13 @@ function summarize(stage: StageName, results: readonly ExpectationResult[]): Sta
 
 const LABEL = { pass: 'PASS', fail: 'FAIL', unjudged: 'UNJUDGED' } as const;
 
-/** One line per expectation, grouped by stage; under a failure its hint, under an unjudged line why. */
+/** The label of a FAIL's want/got line; the console's check panel (client/check-panel.ts) says the same. */
+const MISMATCH = 'mismatch: ';
+
+/**
+ * One line per expectation, grouped by stage; under a failure its hint, then its want/got line (the
+ * report's detail, `mismatch: POST /blocklist: want 1 request, got 0`), under an unjudged line why.
+ */
 export function formatResults(report: CheckReport): string {
   const width = Math.max(...STAGE_NAMES.map((s) => s.length));
   const lines: string[] = [];
@@ -203,7 +209,7 @@ export function formatResults(report: CheckReport): string {
     const indent = ' '.repeat(10 + width + 2);
     if (result.hint !== null)
       lines.push(`${indent}${result.status === 'fail' ? 'hint' : 'why'}: ${result.hint}`);
-    if (result.detail !== null) lines.push(`${indent}seen: ${result.detail}`);
+    if (result.detail !== null) lines.push(`${indent}${MISMATCH}${result.detail}`);
     if (result.run !== null) lines.push(`${indent}${runLine(result.run)}`);
   }
   lines.push('');

@@ -30,6 +30,7 @@ import {
   type ExecutionFinding,
   type Facts,
   firstRunFinished,
+  gap,
   MAPPED_FIELDS,
   type Marks,
   type Outcome,
@@ -183,7 +184,11 @@ export async function checkScenario(
       );
   const at = new Date().toISOString();
   const results = scenario.expectations.map((x, i): ExpectationResult => {
-    const judged = outcomes[i] ?? { status: 'fail' as const, hint: 'not judged' };
+    const judged = outcomes[i] ?? {
+      status: 'fail' as const,
+      hint: 'not judged',
+      detail: gap(x.text, 'a verdict', 'none'),
+    };
     const { outcome, run } = pointAt(x, judged, knowledge, {
       webhookPath: ctx.options.webhookPath,
       execution,
@@ -324,6 +329,10 @@ function neverArrived(path: string, trigger: Marks['trigger']): Outcome {
   return {
     status: 'fail',
     hint: `the alert never reached the workflow: POST /webhook/${path} ${trigger.status === null ? 'could not be sent' : `answered ${trigger.status}`} (see the webhook stage)`,
-    ...(trigger.error === null ? {} : { detail: trigger.error }),
+    detail: gap(
+      `POST /webhook/${path}`,
+      'a 2xx answer',
+      trigger.status === null ? `none (${trigger.error ?? 'not sent'})` : String(trigger.status),
+    ),
   };
 }

@@ -22,11 +22,13 @@ import {
   caseAfterBlock,
   caseLookupAfterEnrich,
   caseWrites,
+  counted,
   enrichmentRecordedBelowThreshold,
   exactEntry,
   exactUnblock,
   fail,
   firstRunDone,
+  gap,
   holdsEvidence,
   holdsExpiry,
   holdsRollbackInfo,
@@ -50,7 +52,6 @@ import {
   resumeAccepted,
   rollbackAccepted,
   sevenFields,
-  show,
   showsBlocked,
   showsVerification,
   unknownIdentityStops,
@@ -74,7 +75,7 @@ export type {
   Outcome,
   Scenario,
 } from './expectations.js';
-export { MAPPED_FIELDS, webhookAccepts } from './expectations.js';
+export { gap, MAPPED_FIELDS, webhookAccepts } from './expectations.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The scenarios, in the order they run
@@ -117,7 +118,11 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
           const first = made[0];
           return fail(
             `a run ${phrase} still ${first !== undefined ? `called ${first.method} ${first.path}` : 'asked for approval'}: stop the run in Validate when ${condition}`,
-            made.map(show).join(', ') || `${approvals} approval request(s)`,
+            gap(
+              `enrichment, response and approval requests ${phrase}`,
+              0,
+              made.length > 0 ? counted(made) : `${approvals} approval request(s)`,
+            ),
           );
         },
       },
@@ -131,12 +136,18 @@ function validationScenario(field: (typeof MAPPED_FIELDS)[number] | 'production'
           if (notices.length === 0 && e.state.cases.length === 0) {
             return fail(
               `a run ${phrase} recorded nothing: before stopping, record the validation error (POST /notify), naming ${named}`,
-              'no notification, no case',
+              gap(`a notification or case naming ${named}`, 1, '0 (no notification, no case)'),
             );
           }
+          const notice = notices[0];
+          const [record, kept] =
+            notice !== undefined
+              ? [`notification ${notice.id ?? ''}`.trim(), notice]
+              : [`case ${e.state.cases[0]?.event_id}`, e.state.cases[0]];
+          const text = JSON.stringify(kept);
           return fail(
             `the record of a run ${phrase} does not name ${named}: say which field failed, e.g. "${field === 'production' ? 'environment must be training' : `${field} is required`}"`,
-            JSON.stringify(notices[0] ?? e.state.cases[0]).slice(0, 200),
+            gap(record, `text naming ${named}`, text.length > 160 ? `${text.slice(0, 160)}…` : text),
           );
         },
       },

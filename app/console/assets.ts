@@ -96,6 +96,7 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .checks li.hint .run, .checks li.hint .why { padding-left: 1em; color: var(--muted); overflow-wrap: anywhere; }
 .checks li.hint .run .node { color: var(--ink); }
 .checks li.hint .run a { color: var(--accent); font-weight: 600; }
+.checks li.hint .mismatch { padding-left: 1em; color: var(--bad); overflow-wrap: anywhere; }
 .controls .scope label { font-size: 13px; margin-right: 10px; }
 .check-control { border-top: 1px solid var(--line); padding-top: 10px; margin-top: 4px; }
 .check-control .note { margin: 0 0 6px; }

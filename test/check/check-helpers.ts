@@ -8,8 +8,8 @@ import type { CheckHooks } from '../../app/check/run-check.js';
 import type { CheckReport } from '../../app/check-report/report.js';
 import type { StageName } from '../../app/stages/stages.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
-import type { WorkflowOverrides } from '../../app/workflow/guide/state.js';
 import type { Output } from '../../app/tool-kit/output.js';
+import type { WorkflowOverrides } from '../../app/workflow/guide/state.js';
 
 /**
  * One folder for the reports of the test file that imports this (each file has its own copy of this
@@ -68,4 +68,14 @@ export function failedStages(report: CheckReport): StageName[] {
 
 export function hintsOf(report: CheckReport, stage: StageName): string[] {
   return report.results.filter((r) => r.stage === stage && r.status === 'fail').map((r) => r.hint ?? '');
+}
+
+/** A FAIL's detail as app/check/expectations/kit.ts `gap` words it: `<subject>: want <x>, got <y>`. */
+export const WANT_GOT = /^.+: want .+, got .+$/;
+
+/** The failed results whose detail is missing or not in the want/got form (none, when all is well). */
+export function withoutWantGot(report: CheckReport): string[] {
+  return report.results
+    .filter((r) => r.status === 'fail' && !WANT_GOT.test(r.detail ?? ''))
+    .map((r) => `${r.stimulus}: ${r.expectation}: ${JSON.stringify(r.detail)}`);
 }

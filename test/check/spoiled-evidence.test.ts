@@ -1,13 +1,16 @@
 /**
  * Every expectation can fail: the reference's real final evidence of each stimulus (a real run on
  * loopback) passes, and a copy spoiled in the one detail an expectation is about fails it. The table
- * must name every expectation of every scenario, so a new one cannot go untested.
+ * must name every expectation of every scenario, so a new one cannot go untested. Each FAIL says what
+ * was wanted and what came, in the want/got form, here and on evidence of a run that did nothing or
+ * did everything twice.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { WORDS } from '../../app/check/expectations.js';
 import { runCheck } from '../../app/check/run-check.js';
 import { type Evidence, SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
 import type { StateReading } from '../../app/mock-api-client/readings.js';
-import { checkReference } from './check-helpers.js';
+import { checkReference, WANT_GOT } from './check-helpers.js';
 
 const captured = new Map<string, { scenario: Scenario; evidence: Evidence }>();
 beforeAll(async () => {
@@ -200,7 +203,87 @@ describe('each expectation passes on the reference’s evidence and fails on a s
         const spoiled = expectation.judge(spoil(original));
         expect(spoiled.status).not.toBe('pass');
         expect(spoiled.hint).toMatch(/\w/);
+        if (spoiled.status === 'fail') expect(spoiled.detail).toMatch(WANT_GOT);
       });
     }
   }
+});
+
+/** The evidence of a run that did nothing: the trigger answered, and nothing else came. */
+const nothing: Spoil = (e) => ({
+  ...e,
+  state: { ...e.state, cases: [], notifications: [], blocklist: [], blocklist_history: [], journal: [] },
+  marks: { ...e.marks, atApprovalRequest: null, resumeStatus: null, firstRunDone: false, followUpSeq: null },
+});
+
+/** The evidence of a run that did everything twice: each request, case, notification and entry again. */
+const twice: Spoil = (e) =>
+  withState(e, (s) => ({
+    cases: [...s.cases, ...s.cases],
+    notifications: [...s.notifications, ...s.notifications],
+    blocklist: [...s.blocklist, ...s.blocklist],
+    journal: [...s.journal, ...s.journal.map((j) => ({ ...j, seq: j.seq + 1e6 }))],
+  }));
+
+describe('each FAIL says what was wanted and what came: `<field or request>: want <x>, got <y>`', () => {
+  for (const [how, spoil] of Object.entries({ 'did nothing': nothing, 'did everything twice': twice })) {
+    it(`on evidence of a run that ${how}, every failed expectation of every scenario`, () => {
+      const bare: string[] = [];
+      for (const { scenario, evidence } of captured.values()) {
+        for (const x of scenario.expectations) {
+          const outcome = x.judge(spoil(evidence));
+          if (outcome.status === 'fail' && !WANT_GOT.test(outcome.detail ?? '')) {
+            bare.push(`${scenario.id}: ${x.text}: ${JSON.stringify(outcome.detail)}`);
+          }
+        }
+      }
+      expect(captured.size).toBe(SCENARIOS.length);
+      expect(bare).toEqual([]);
+    });
+  }
+
+  const judged = (id: string, text: string, spoil: Spoil) => {
+    const run = captured.get(id);
+    const expectation = run?.scenario.expectations.find((x) => x.text === text);
+    if (run === undefined || expectation === undefined) throw new Error(`no evidence for ${id}: ${text}`);
+    return { facts: run.evidence.facts, outcome: expectation.judge(spoil(run.evidence)) };
+  };
+
+  it('a case field: `case <event_id> final_action: want blocked, got no_action`', () => {
+    const { facts, outcome } = judged('positive-92', 'the case shows the final action (blocked)', (e) =>
+      theCase(e, (c) => ({ ...c, final_action: 'no_action' })),
+    );
+    expect(outcome.detail).toBe(`case ${facts.eventId} final_action: want blocked, got no_action`);
+  });
+
+  it('a request: `GET /identity/<user>: want 1 request, got 0`', () => {
+    const { facts, outcome } = judged(
+      'valid-79',
+      'a valid alert passes Validate and Enrich asks GET /identity/<user>',
+      (e) => journal(e, (j) => j.filter((x) => !x.path.startsWith('/identity/'))),
+    );
+    expect(outcome.detail).toBe(`GET /identity/${facts.user}: want 1 request, got 0`);
+  });
+
+  it('a block entry: `blocklist <ip> expires_minutes: want 10, got 60`, every wrong field of it', () => {
+    const { facts, outcome } = judged(
+      'positive-92',
+      'the entry holds the address, the event id and expires_minutes 10',
+      (e) =>
+        withState(e, (s) => ({
+          blocklist: s.blocklist.map((b) => ({ ...b, event_id: 'evt-other', expires_minutes: 60 })),
+        })),
+    );
+    expect(outcome.detail).toBe(
+      `blocklist ${facts.sourceIp} event_id: want ${facts.eventId}, got evt-other; ` +
+        `blocklist ${facts.sourceIp} expires_minutes: want 10, got 60`,
+    );
+  });
+
+  it('a case count: `cases: want 1 (event <event_id>), got 0`', () => {
+    const { facts, outcome } = judged('timeout-92', WORDS.noneRecorded(WORDS.outcomes.timedOut), (e) =>
+      withState(e, () => ({ cases: [] })),
+    );
+    expect(outcome.detail).toBe(`cases: want 1 (event ${facts.eventId}), got 0`);
+  });
 });

@@ -1,4 +1,7 @@
-/** The hint each broken variant must produce, in the trainee's terms (variants.ts declares the mistakes). */
+/**
+ * The hint each broken variant must produce, in the trainee's terms (variants.ts declares the mistakes), and
+ * the want/got line the terminal prints under it.
+ */
 import type { ReferenceVariantName } from '../../app/check/variants.js';
 
 export type MistakeName = Exclude<ReferenceVariantName, 'built-up-to-enrich'>;
@@ -20,4 +23,25 @@ export const HINTS: Record<MistakeName, RegExp> = {
     /after the case write failed, POST \/blocklist was sent again: when Record fails, resume only Record/,
   'rollback-without-verifying-absence':
     /after DELETE \/blocklist\/203\.0\.113\.66 nothing checked the address: ask GET \/blocklist\/203\.0\.113\.66/,
+};
+
+/** The `mismatch:` line each broken variant prints under its hint: what was wanted, and what came. */
+export const MISMATCHES: Record<MistakeName, RegExp> = {
+  'no-environment-check':
+    /mismatch: enrichment, response and approval requests with environment=production: want 0, got 2 \(GET \/identity\/lab-admin \(200\), GET \/cases\/evt-chk-validate-production-\w+ \(404\)\)\n/,
+  'enrich-wrong-user':
+    /mismatch: GET \/identity\/nobody-\w+: want 1 request, got 0 \(asked GET \/identity\/lab-admin \(200\)\)\n/,
+  'threshold-above-80':
+    /mismatch: approval requests \(POST \/notify carrying the resume URL\): want at least 1, got 0\n/,
+  'block-before-approval':
+    /mismatch: POST \/blocklist before the approver answered: want 0 requests, got 1 \(POST \/blocklist \(201\)\)\n/,
+  'block-for-an-hour': /mismatch: blocklist 203\.0\.113\.66 expires_minutes: want 10, got 60\n/,
+  'record-without-approver':
+    /mismatch: case evt-chk-positive-92-(\w+) approver: want approver-\1, got null\n/,
+  'second-case-on-duplicate':
+    /mismatch: cases: want 1 \(event (evt-chk-duplicate-\w+)\), got 2 \(events \1, \1-update\)\n/,
+  'block-repeated-after-connector-failure':
+    /mismatch: POST \/blocklist: want 1 request in all, got 2 \(POST \/blocklist \(201\), POST \/blocklist \(409\)\)\n/,
+  'rollback-without-verifying-absence':
+    /mismatch: GET \/blocklist\/203\.0\.113\.66 after the DELETE: want 1 request, got 0\n/,
 };

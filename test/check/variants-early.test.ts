@@ -31,5 +31,8 @@ describe('a half-built workflow passes the stages it has', () => {
     expect(hintsOf(report, 'case-lookup').join('\n')).toMatch(
       /no GET \/cases\/evt-chk-valid-79-\w+: connect Case lookup after Enrich/,
     );
+    expect(report.results.find((r) => r.status === 'fail')?.detail).toMatch(
+      /^GET \/cases\/evt-chk-valid-79-\w+: want 1 request, got 0$/,
+    );
   }, 60_000);
 });

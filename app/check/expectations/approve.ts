@@ -3,17 +3,26 @@ import type { StageName } from '../../stages/stages.js';
 import {
   approvalRequests,
   blockPosts,
+  counted,
   type Expectation,
   fail,
+  gap,
   mappedField,
+  type Outcome,
   oneCase,
   pass,
-  show,
+  requestCount,
   touching,
   WORDS,
 } from './kit.js';
 
 const R = WORDS.requires.approve;
+
+const APPROVAL_REQUESTS = 'approval requests (POST /notify carrying the resume URL)';
+
+/** What a line judged after the approval request says when none came. */
+const noApprovalRequest = (): Outcome =>
+  fail('no approval request was seen (see the line above)', gap(APPROVAL_REQUESTS, 'at least 1', '0'));
 
 /** `text`: the requirement's words (app/stages/briefs.ts) for where it is asked. */
 export function approvalRequested(stage: StageName, text: string, hint: string): Expectation {
@@ -25,10 +34,14 @@ export function approvalRequested(stage: StageName, text: string, hint: string):
       if (e.state.notifications.length > 0) {
         return fail(
           'a notification was sent but none carries the resume URL: put {{ $execution.resumeUrl }} into the approval request so the approver can answer',
-          `${e.state.notifications.length} notification(s) without a resume URL`,
+          gap(
+            APPROVAL_REQUESTS,
+            'at least 1',
+            `0 (${e.state.notifications.length} notification(s) without it)`,
+          ),
         );
       }
-      return fail(hint, 'no approval request');
+      return fail(hint, gap(APPROVAL_REQUESTS, 'at least 1', '0'));
     },
   };
 }
@@ -38,13 +51,13 @@ export const noBlockBeforeDecision: Expectation = {
   text: R.noBlockBeforeAnswer.text,
   judge: (e) => {
     const at = e.marks.atApprovalRequest;
-    if (at === null) return fail('no approval request was seen (see the line above)');
+    if (at === null) return noApprovalRequest();
     const early = blockPosts(at);
     return early.length === 0
       ? pass()
       : fail(
           'POST /blocklist was sent before the approver answered: move Block after the Wait node, on its approved branch',
-          early.map(show).join(', '),
+          gap('POST /blocklist before the approver answered', requestCount(0), counted(early)),
         );
   },
 };
@@ -55,9 +68,10 @@ export const resumeAccepted: Expectation = {
   judge: (e) => {
     const status = e.marks.resumeStatus;
     if (status !== null && status >= 200 && status < 300) return pass();
-    if (e.marks.atApprovalRequest === null) return fail('no approval request was seen (see the line above)');
+    if (e.marks.atApprovalRequest === null) return noApprovalRequest();
     return fail(
       `the resume URL answered ${status ?? 'nothing'}: after the approval request, wait in a Wait node that resumes "On Webhook Call" (POST), and send this run's own {{ $execution.resumeUrl }}`,
+      gap("the approver's POST to the resume URL", 'a 2xx answer', status ?? 'no answer'),
     );
   },
 };
@@ -68,7 +82,9 @@ export function noBlockAfter(stage: StageName, text: string, hint: string): Expe
     text,
     judge: (e) => {
       const writes = touching(e.state, '/blocklist').filter((j) => j.method !== 'GET');
-      return writes.length === 0 ? pass() : fail(hint, writes.map(show).join(', '));
+      return writes.length === 0
+        ? pass()
+        : fail(hint, gap('POST or DELETE /blocklist', requestCount(0), counted(writes)));
     },
   };
 }
@@ -81,10 +97,10 @@ export function recordedNoAction(stage: StageName, what: string): Expectation {
       const one = oneCase(e, `${what}:`);
       if (one.status !== 'pass') {
         return what.includes('time')
-          ? fail(
-              `${one.hint} (give the Wait node a time limit, so a run nobody answers goes on to the no-action branch)`,
-              one.detail,
-            )
+          ? {
+              ...one,
+              hint: `${one.hint} (give the Wait node a time limit, so a run nobody answers goes on to the no-action branch)`,
+            }
           : one;
       }
       const none = e.mapping.case.none;
@@ -92,7 +108,7 @@ export function recordedNoAction(stage: StageName, what: string): Expectation {
         e,
         'final_action',
         (v) => v === none,
-        JSON.stringify(none),
+        none,
         `${what} the case must show no action (${JSON.stringify(none)}) and no block`,
       );
     },

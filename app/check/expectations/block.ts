@@ -1,5 +1,19 @@
 /** The Block stage: one temporary block of the exact entry, verified. */
-import { blockPath, blockPosts, type Expectation, fail, ok, pass, requests, show, WORDS } from './kit.js';
+import {
+  blockPath,
+  blockPosts,
+  counted,
+  type Expectation,
+  fail,
+  gap,
+  gaps,
+  ok,
+  pass,
+  requestCount,
+  requests,
+  shown,
+  WORDS,
+} from './kit.js';
 
 const R = WORDS.requires.block;
 
@@ -12,15 +26,19 @@ export const oneBlockAfterApproval: Expectation = {
     if (posts.length === 0) {
       return fail(
         `no POST /blocklist after the approver approved: connect Block to the approved branch (the checker's approval body is ${JSON.stringify(e.mapping.approval.approve)}; give yours with a mapping)`,
-        'no POST /blocklist',
+        gap('POST /blocklist', requestCount(1), 0),
       );
     }
     if (posts.length === 1) {
       return fail(
         `POST /blocklist was refused (${posts[0]?.status}): send JSON {"ip": <source_ip>, "event_id": <event_id>, "expires_minutes": 10} (the mock API's names, GET /openapi.json)`,
+        gap('POST /blocklist', 'a 2xx answer', posts[0]?.status ?? 'none'),
       );
     }
-    return fail(`POST /blocklist was sent ${posts.length} times: send it once`, posts.map(show).join(', '));
+    return fail(
+      `POST /blocklist was sent ${posts.length} times: send it once`,
+      gap('POST /blocklist', requestCount(1), counted(posts)),
+    );
   },
 };
 
@@ -33,18 +51,23 @@ export const exactEntry: Expectation = {
     if (entries.length !== 1 || entry === undefined) {
       return fail(
         'there must be exactly one active block, for this alert (see the line above)',
-        `${entries.length} entries`,
+        gap(
+          'blocklist entries',
+          `1 (${e.facts.sourceIp})`,
+          entries.length === 0 ? 0 : `${entries.length} (${entries.map((b) => b.ip).join(', ')})`,
+        ),
       );
     }
-    const wrong: string[] = [];
-    if (entry.ip !== e.facts.sourceIp) wrong.push(`address ${entry.ip}`);
-    if (entry.event_id !== e.facts.eventId) wrong.push(`event id ${entry.event_id}`);
-    if (entry.expires_minutes !== 10) wrong.push(`expires_minutes ${entry.expires_minutes}`);
-    return wrong.length === 0
+    const wanted = { ip: e.facts.sourceIp, event_id: e.facts.eventId, expires_minutes: 10 } as const;
+    const wrong = (['ip', 'event_id', 'expires_minutes'] as const).filter((k) => entry[k] !== wanted[k]);
+    const [first, ...rest] = wrong.map((k) =>
+      gap(`blocklist ${entry.ip} ${k}`, shown(wanted[k]), shown(entry[k])),
+    );
+    return first === undefined
       ? pass()
       : fail(
-          `the block has ${wrong.join(', ')}: send the alert's source_ip and event_id, and expires_minutes 10`,
-          wrong.join(', '),
+          `the block has ${wrong.map((k) => `${k} ${entry[k]}`).join(', ')}: send the alert's source_ip and event_id, and expires_minutes 10`,
+          gaps(first, ...rest),
         );
   },
 };
@@ -54,13 +77,18 @@ export const blockVerified: Expectation = {
   text: R.verified.text,
   judge: (e) => {
     const post = blockPosts(e.state).find(ok);
-    if (post === undefined) return fail('no accepted POST /blocklist (see above)');
+    if (post === undefined) {
+      return fail(
+        'no accepted POST /blocklist (see above)',
+        gap('accepted POST /blocklist', requestCount(1), 0),
+      );
+    }
     const lookups = requests(e.state, 'GET', blockPath(e.facts)).filter((j) => j.seq > post.seq && ok(j));
     return lookups.length > 0
       ? pass()
       : fail(
           `after POST /blocklist nothing asked GET ${blockPath(e.facts)}: verify the block there (blocked must be true, for this event) before recording it`,
-          'no follow-up lookup',
+          gap(`GET ${blockPath(e.facts)} after POST /blocklist`, requestCount(1), 0),
         );
   },
 };

@@ -1,5 +1,5 @@
 /** The Case lookup stage: the case is looked up after enrichment. */
-import { casePath, type Expectation, fail, pass, requests, show, WORDS } from './kit.js';
+import { casePath, type Expectation, fail, gap, pass, requestCount, requests, show, WORDS } from './kit.js';
 
 export function caseLookupAfterEnrich(): Expectation {
   return {
@@ -14,14 +14,18 @@ export function caseLookupAfterEnrich(): Expectation {
         return other.length > 0
           ? fail(
               `Case lookup asked ${other.map(show).join(', ')}, not GET ${path}: look the case up by the alert's event_id`,
+              gap(`GET ${path}`, requestCount(1), `0 (asked ${other.map(show).join(', ')})`),
             )
           : fail(
               `no GET ${path}: connect Case lookup after Enrich and ask GET {mock API}/cases/ + the alert's event_id (a 404 there is an answer, not an error: turn on "never error" / full response)`,
-              'no case lookup',
+              gap(`GET ${path}`, requestCount(1), 0),
             );
       }
       if (firstIdentity !== undefined && (lookups[0]?.seq ?? 0) < firstIdentity.seq) {
-        return fail('Case lookup ran before Enrich: the exercise’s order is Enrich, then Case lookup');
+        return fail(
+          'Case lookup ran before Enrich: the exercise’s order is Enrich, then Case lookup',
+          gap(`GET ${path}`, `after ${firstIdentity.method} ${firstIdentity.path}`, 'before it'),
+        );
       }
       return pass();
     },

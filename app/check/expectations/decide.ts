@@ -2,12 +2,16 @@
 import { APPROVAL_THRESHOLD } from '../../workflow/constants.js';
 import {
   approvalRequests,
+  counted,
   describeIdentity,
   type Expectation,
   fail,
+  gap,
   holdsIdentity,
+  identityGap,
   oneCase,
   pass,
+  requestCount,
   show,
   touching,
   WORDS,
@@ -28,7 +32,7 @@ export const noApprovalBelowThreshold: Expectation = {
       ? pass()
       : fail(
           `confidence ${BELOW_THRESHOLD} asked for approval: Decide must compare confidence >= ${AT}, and ${BELOW_THRESHOLD} is below`,
-          `${approvals.length} approval request(s)`,
+          gap(`approval requests at confidence ${BELOW_THRESHOLD}`, 0, approvals.length),
         );
   },
 };
@@ -42,6 +46,7 @@ export const noContainmentBelowThreshold: Expectation = {
       ? pass()
       : fail(
           `confidence ${BELOW_THRESHOLD} still called ${writes.map(show).join(', ')}: Decide's below-${AT} branch must not reach Block`,
+          gap(`POST or DELETE /blocklist at confidence ${BELOW_THRESHOLD}`, requestCount(0), counted(writes)),
         );
   },
 };
@@ -56,6 +61,7 @@ export const enrichmentRecordedBelowThreshold: Expectation = {
       ? pass()
       : fail(
           `the case does not hold the identity Enrich returned (${describeIdentity(e)}): put Enrich's answer into the case as evidence`,
+          identityGap(e),
         );
   },
 };

@@ -1,7 +1,29 @@
 /** Idempotency: the same alert twice updates one case, with no second block. */
-import { blockPosts, caseWrites, type Expectation, fail, ok, oneCase, pass, WORDS } from './kit.js';
+import {
+  blockPosts,
+  caseWrites,
+  type Evidence,
+  type Expectation,
+  fail,
+  gap,
+  gaps,
+  ok,
+  oneCase,
+  pass,
+  requestCount,
+  WORDS,
+} from './kit.js';
 
 const R = WORDS.requires.idempotency;
+
+/** What the first delivery left: its accepted block, the active entries, and the cases written after it. */
+function firstRunGot(e: Evidence): string {
+  const post = blockPosts(e.state).find(ok);
+  const after = post === undefined ? [] : caseWrites(e.state).filter((j) => ok(j) && j.seq > post.seq);
+  return post === undefined
+    ? `no accepted POST /blocklist, ${e.state.blocklist.length} active entries`
+    : `${e.state.blocklist.length} active entries, ${after.length} accepted POST /cases after the block`;
+}
 
 export const firstRunDone = (stage: 'idempotency' | 'rollback'): Expectation => ({
   stage,
@@ -11,6 +33,7 @@ export const firstRunDone = (stage: 'idempotency' | 'rollback'): Expectation => 
       ? pass()
       : fail(
           'the first delivery never produced a block and a case after it: pass the block and record stages first',
+          gap('first delivery', '1 active entry, then an accepted POST /cases', firstRunGot(e)),
         ),
 });
 
@@ -24,7 +47,7 @@ export const updatedOnSecond: Expectation = {
       ? pass()
       : fail(
           `the second delivery wrote no case: when GET /cases/<event_id> finds the case, take the update branch and still write it (POST /cases with the same event_id)`,
-          'no POST /cases after the second delivery',
+          gap('accepted POST /cases after the second delivery', requestCount(1), 0),
         );
   },
 };
@@ -39,11 +62,15 @@ export const noSecondBlock: Expectation = {
   stage: 'idempotency',
   text: R.noSecondBlock.text,
   judge: (e) => {
-    const posts = blockPosts(e.state);
-    if (posts.length === 1 && e.state.blocklist.length === 1) return pass();
+    const posts = blockPosts(e.state).length;
+    const active = e.state.blocklist.length;
+    if (posts === 1 && active === 1) return pass();
     return fail(
       'the second delivery sent POST /blocklist again: when the case lookup finds a case that already shows the block, skip Approve and Block and only update the case',
-      `${posts.length} POST /blocklist, ${e.state.blocklist.length} active`,
+      gaps(
+        gap('POST /blocklist', `${requestCount(1)} in all`, posts),
+        gap('active blocklist entries', 1, active),
+      ),
     );
   },
 };

@@ -2,20 +2,28 @@
 import { mentions, someKey } from '../evidence.js';
 import {
   blockPosts,
+  casesGap,
   caseWrites,
   describeIdentity,
   type Expectation,
   fail,
+  gap,
   holdsIdentity,
+  identityGap,
   mappedField,
   ok,
   oneCase,
   pass,
+  requestCount,
+  shown,
   theCase,
+  valuesAt,
   WORDS,
 } from './kit.js';
 
 const R = WORDS.requires.record;
+
+const NO_CASE_YET = 'write exactly one case for the event first (see above)';
 
 export const caseAfterBlock: Expectation = {
   stage: 'record',
@@ -24,11 +32,17 @@ export const caseAfterBlock: Expectation = {
     const one = oneCase(e, 'after the block');
     if (one.status !== 'pass') return one;
     const post = blockPosts(e.state).find(ok);
-    const written = caseWrites(e.state).filter((j) => ok(j) && (post === undefined || j.seq > post.seq));
+    const accepted = caseWrites(e.state).filter(ok);
+    const written = accepted.filter((j) => post === undefined || j.seq > post.seq);
     return written.length > 0
       ? pass()
       : fail(
           'the case was written before the block: Record comes last, so the case can show the block and its verification',
+          gap(
+            'accepted POST /cases after POST /blocklist',
+            requestCount(1),
+            `0 (${accepted.length} before it)`,
+          ),
         );
   },
 };
@@ -38,11 +52,17 @@ export const namesApprover: Expectation = {
   text: R.namesApprover.text,
   judge: (e) => {
     const record = theCase(e);
-    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    if (record === undefined) return fail(NO_CASE_YET, casesGap(e));
+    const held = valuesAt(record, /^approver$/i);
     return mentions(record, e.facts.approver)
       ? pass()
       : fail(
           `the case does not name the approver (${e.facts.approver}): take the approver from the Wait node's answer (e.g. {{ $json.body.approver }}) into the case`,
+          gap(
+            `case ${e.facts.eventId} approver`,
+            e.facts.approver,
+            held.length === 0 ? 'no field approver, no mention' : held.map(shown).join(', '),
+          ),
         );
   },
 };
@@ -55,6 +75,7 @@ export const holdsEvidence: Expectation = {
       ? pass()
       : fail(
           `the case does not hold the identity Enrich returned (${describeIdentity(e)}): put Enrich's answer into the case as evidence`,
+          identityGap(e),
         ),
 };
 
@@ -67,7 +88,7 @@ export const showsBlocked: Expectation = {
       e,
       'final_action',
       (v) => v === blocked,
-      JSON.stringify(blocked),
+      blocked,
       `after an approved, verified block the case must say so (${e.mapping.case.final_action}: ${JSON.stringify(blocked)})`,
     );
   },
@@ -82,7 +103,7 @@ export const showsVerification: Expectation = {
       e,
       'verification',
       (v) => v === verified,
-      JSON.stringify(verified),
+      verified,
       'put the result of the follow-up GET /blocklist/<ip> (its blocked: true) into the case',
     );
   },
@@ -93,7 +114,7 @@ export const holdsExpiry: Expectation = {
   text: R.holdsExpiry.text,
   judge: (e) => {
     const record = theCase(e);
-    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    if (record === undefined) return fail(NO_CASE_YET, casesGap(e));
     const entry = e.state.blocklist[0];
     const found =
       (entry !== undefined && mentions(record, entry.expires_at)) ||
@@ -102,6 +123,11 @@ export const holdsExpiry: Expectation = {
       ? pass()
       : fail(
           "the case has no expiry: record the block's expires_minutes (10) or its expires_at, in a field whose name says expiry",
+          gap(
+            `case ${e.facts.eventId} expiry`,
+            `expires_minutes 10${entry === undefined ? '' : ` or expires_at ${entry.expires_at}`}`,
+            'no field named *expir*',
+          ),
         );
   },
 };
@@ -111,7 +137,7 @@ export const holdsRollbackInfo: Expectation = {
   text: R.holdsRollbackInfo.text,
   judge: (e) => {
     const record = theCase(e);
-    if (record === undefined) return fail('write exactly one case for the event first (see above)');
+    if (record === undefined) return fail(NO_CASE_YET, casesGap(e));
     const found =
       someKey(record, /rollback/i, (v) => v !== null && v !== undefined && v !== '') ||
       mentions(record, 'DELETE /blocklist');
@@ -119,6 +145,11 @@ export const holdsRollbackInfo: Expectation = {
       ? pass()
       : fail(
           `the case has no rollback information: say how the block is undone (DELETE /blocklist/${e.facts.sourceIp}) in a field named rollback`,
+          gap(
+            `case ${e.facts.eventId} rollback`,
+            `DELETE /blocklist/${e.facts.sourceIp}`,
+            'no field named *rollback*, no mention',
+          ),
         );
   },
 };

@@ -1,6 +1,19 @@
 /** Rollback: the exact entry is removed, its absence verified, the recovery time recorded. */
 import { dig, someKey } from '../evidence.js';
-import { blockPath, type Expectation, fail, pass, requests, show, theCase, unjudged, WORDS } from './kit.js';
+import {
+  blockPath,
+  casesGap,
+  counted,
+  type Expectation,
+  fail,
+  gap,
+  pass,
+  requestCount,
+  requests,
+  theCase,
+  unjudged,
+  WORDS,
+} from './kit.js';
 
 const R = WORDS.requires.rollback;
 
@@ -13,6 +26,11 @@ export const rollbackAccepted: Expectation = {
     return fail(
       `POST /webhook/${e.rollbackPath} ${t?.status === null || t === null ? `could not be sent (${t?.error ?? 'not sent'})` : `answered ${t.status}`}: ` +
         'build the rollback as its own webhook workflow at this path (or give yours with --rollback-path) and publish it',
+      gap(
+        `POST /webhook/${e.rollbackPath}`,
+        'a 2xx answer',
+        t === null || t.status === null ? `no answer (${t?.error ?? 'not sent'})` : t.status,
+      ),
     );
   },
 };
@@ -27,10 +45,13 @@ export const exactUnblock: Expectation = {
     if (deletes.length === 0) {
       return fail(
         `the rollback made no DELETE ${blockPath(e.facts)}: look the case up by event_id and remove the block of its source_ip`,
-        'no DELETE',
+        gap(`DELETE ${blockPath(e.facts)}`, requestCount(1), 0),
       );
     }
-    return fail(`send one DELETE ${blockPath(e.facts)}`, deletes.map(show).join(', '));
+    return fail(
+      `send one DELETE ${blockPath(e.facts)}`,
+      gap('DELETE /blocklist/…', `${requestCount(1)}, DELETE ${blockPath(e.facts)}`, counted(deletes)),
+    );
   },
 };
 
@@ -40,7 +61,14 @@ export const addressAbsent: Expectation = {
   judge: (e) =>
     e.state.blocklist.length === 0
       ? pass()
-      : fail(`${e.facts.sourceIp} is still blocked after the rollback`, `${e.state.blocklist.length} active`),
+      : fail(
+          `${e.facts.sourceIp} is still blocked after the rollback`,
+          gap(
+            'active blocklist entries',
+            0,
+            `${e.state.blocklist.length} (${e.state.blocklist.map((b) => b.ip).join(', ')})`,
+          ),
+        ),
 };
 
 export const absenceVerified: Expectation = {
@@ -48,13 +76,15 @@ export const absenceVerified: Expectation = {
   text: R.absenceVerified.text,
   judge: (e) => {
     const removal = requests(e.state, 'DELETE', blockPath(e.facts))[0];
-    if (removal === undefined) return fail('no DELETE (see above)');
+    if (removal === undefined) {
+      return fail('no DELETE (see above)', gap(`DELETE ${blockPath(e.facts)}`, requestCount(1), 0));
+    }
     const checks = requests(e.state, 'GET', blockPath(e.facts)).filter((j) => j.seq > removal.seq);
     return checks.length > 0
       ? pass()
       : fail(
           `after DELETE ${blockPath(e.facts)} nothing checked the address: ask GET ${blockPath(e.facts)} and go on only when blocked is false`,
-          'no lookup after the DELETE',
+          gap(`GET ${blockPath(e.facts)} after the DELETE`, requestCount(1), 0),
         );
   },
 };
@@ -64,7 +94,7 @@ export const recoveryRecorded: Expectation = {
   text: R.recoveryRecorded.text,
   judge: (e) => {
     const record = theCase(e);
-    if (record === undefined) return fail('the rollback must update the one case of the event');
+    if (record === undefined) return fail('the rollback must update the one case of the event', casesGap(e));
     const path = e.mapping.case.recovery_time;
     if (typeof dig(record, path) === 'number') return pass();
     if (someKey(record, /recover/i, (v) => typeof v === 'number')) return pass();

@@ -1,5 +1,5 @@
 /** The Webhook stage: the alert arrives, and all seven mapped fields reach the run. */
-import { type Expectation, fail, MAPPED_FIELDS, pass, unjudged, WORDS } from './kit.js';
+import { type Expectation, fail, gap, MAPPED_FIELDS, pass, unjudged, WORDS } from './kit.js';
 
 const R = WORDS.requires.webhook;
 
@@ -13,7 +13,7 @@ export const webhookAccepts: Expectation = {
     return fail(
       `POST /webhook/${e.webhookPath} ${status === null ? `could not be sent (${error})` : `answered ${status}`}: ` +
         'give the Webhook node HTTP method POST and this path (or tell the checker yours with --webhook-path), and publish the workflow',
-      error ?? undefined,
+      gap(`POST /webhook/${e.webhookPath}`, 'a 2xx answer', status ?? `no answer (${error ?? 'not sent'})`),
     );
   },
 };
@@ -34,14 +34,18 @@ export const sevenFields: Expectation = {
       case 'error':
         return fail(
           'no execution of this alert was found through the n8n API: check that the workflow saves its executions (EXECUTIONS_DATA_SAVE_ON_SUCCESS=all) and is the one published at this path',
-          found.detail,
+          gap(`an n8n execution of event ${e.facts.eventId}`, 'found', `none (${found.detail})`),
         );
       case 'found':
         return found.missing.length === 0
           ? pass()
           : fail(
               `execution ${found.executionId} does not show ${found.missing.join(', ')} with the values sent: map all seven fields (${MAPPED_FIELDS.join(', ')}) from the webhook body`,
-              `missing: ${found.missing.join(', ')}`,
+              gap(
+                `execution ${found.executionId} fields`,
+                `all seven as sent`,
+                `${found.missing.join(', ')} missing or changed`,
+              ),
             );
     }
   },

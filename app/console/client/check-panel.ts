@@ -75,7 +75,7 @@ function runLines(run: unknown): HTMLElement[] {
 }
 
 // The stage checker's report (app/check-report/report.ts: passed, requested, stages[{stage, status,
-// counts}], results[{stage, expectation, status, hint, run}]), read loosely.
+// counts}], results[{stage, expectation, status, hint, detail, run}]), read loosely.
 export function renderCheck(check: unknown): void {
   const box = $('check');
   box.replaceChildren();
@@ -117,13 +117,15 @@ export function renderCheck(check: unknown): void {
       : '';
     out.append(h('li', { class: `verdict-${v}` }, h('b', { text: v }), ` ${name}${counts}`));
   }
-  // Each failed expectation, then each unjudged one: what to change, and the run it is about.
+  // Each failed expectation, then each unjudged one: what to change, what was wanted against what came
+  // (labelled as the terminal labels it, app/check/run-check.ts), and the run it is about.
   const open = [
     ...results.filter((r) => field(r, 'status') === 'fail').slice(0, 10),
     ...results.filter((r) => field(r, 'status') === 'unjudged').slice(0, 5),
   ];
   for (const r of open) {
     const hint = field(r, 'hint');
+    const detail = text(field(r, 'detail'));
     const status = String(field(r, 'status'));
     out.append(
       h(
@@ -134,6 +136,7 @@ export function renderCheck(check: unknown): void {
           text: `${String(field(r, 'stage'))}${status === 'fail' ? '' : ' (unjudged)'}: `,
         }),
         String(field(r, 'expectation') ?? '') + (hint ? ` → ${String(hint)}` : ''),
+        ...(detail ? [h('div', { class: 'mismatch mono', text: `mismatch: ${detail}` })] : []),
         ...runLines(field(r, 'run')),
       ),
     );
