@@ -90,7 +90,7 @@ export function pointAt(
  * The run and the node to blame, its address opening that node's panel in the run (n8n's execution view
  * takes the node's id after the execution's: `.../executions/<execution id>/<node id>`).
  */
-function pointerAt(run: RunView, node: string | null): Omit<RunPointer, 'why'> {
+export function pointerAt(run: RunView, node: string | null): Omit<RunPointer, 'why'> {
   const id = run.nodes.find((n) => n.name === node)?.id ?? null;
   const url = run.url !== null && id !== null ? `${run.url}/${encodeURIComponent(id)}` : run.url;
   return { execution_id: run.id, url, status: run.status, node };

@@ -70,3 +70,32 @@ export interface RunSource {
    * write into the next stimulus's state; false when the target did not answer. */
   stop(path: string, since: Date): Promise<boolean>;
 }
+
+/** A run as a list of runs shows it (n8n's executions list): cheap to poll. */
+export interface RunHead {
+  id: string;
+  /** n8n's words: new, running, waiting, success, error, canceled, crashed. */
+  status: string;
+  startedAt: string;
+  stoppedAt: string | null;
+  workflowId: string | null;
+  /** How it started: webhook (a POST to its webhook), manual (the editor's Execute workflow), ... */
+  mode: string;
+}
+
+/** A run with its data, as the tutor explains it. */
+export interface RunDetail {
+  head: RunHead;
+  view: RunView;
+  /** The name of the workflow that ran. */
+  workflow: string;
+  /** The Webhook node's item (headers, params, query, body); null when no Webhook node ran. */
+  trigger: { headers?: unknown; body?: unknown } | null;
+}
+
+/** The runs of a workflow platform, newest first, and one run's data. */
+export interface RunFeed {
+  recent(limit: number): Promise<RunHead[]>;
+  /** Null when the run is gone (pruned, or another id). */
+  detail(id: string): Promise<RunDetail | null>;
+}

@@ -10,20 +10,6 @@ import { describe, expect, it } from 'vitest';
 
 /** Top to bottom: each room's list names only rooms further down. One sentence a room: what it holds. */
 const ALLOWED: Record<string, readonly string[]> = {
-  /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
-  acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
-  /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
-  check: [
-    'tool-kit',
-    'driver',
-    'judging',
-    'check-report',
-    'mock-api-client',
-    'n8n',
-    'targets',
-    'workflow',
-    'stages',
-  ],
   /** The lab console: the trainee's page, its API (state, approvals, checks, starters) and its sign-in. */
   console: [
     'service-kit',
@@ -35,6 +21,26 @@ const ALLOWED: Record<string, readonly string[]> = {
     'mock-api-client',
     'n8n',
     'api/schemas',
+    'workflow',
+    'stages',
+    'tutor',
+  ],
+  /**
+   * The tutor: each run a trainee makes, read from n8n's execution data and the mock API's journal, judged
+   * by the checker's own expectations, explained as it ends; its file for the class tools.
+   */
+  tutor: ['check', 'check-report', 'driver', 'judging', 'mock-api-client', 'stages', 'workflow'],
+  /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
+  acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
+  /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
+  check: [
+    'tool-kit',
+    'driver',
+    'judging',
+    'check-report',
+    'mock-api-client',
+    'n8n',
+    'targets',
     'workflow',
     'stages',
   ],

@@ -1,0 +1,266 @@
+/**
+ * One run explained: which alert it was, the stages it went through and what each did, what the four
+ * systems received from it, and the first expectation of the exercise it did not meet, judged by the
+ * checker's own expectations on the state as that run left it (./scope.ts). What cannot be told is said:
+ * a run that overlapped another is not judged, a waiting run is judged up to its approval request.
+ */
+import { DEFAULT_MAPPING } from '../check/mapping.js';
+import { blame, pointerAt, stageOf } from '../check/run-pointer.js';
+import type { Evidence, Facts, Marks } from '../check/scenarios.js';
+import { type RunDetail, type RunView, STIMULUS_HEADER } from '../driver/run-watch.js';
+import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
+import { STAGE_NAMES, STAGE_TITLES } from '../stages/stages.js';
+import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
+import { type Approval, classify, isRollbackTrigger } from './classify.js';
+import type { Explanation, Received, StageStep, Unmet } from './explanation.js';
+import { earlierDelivery, runRequests, scopedState, stateAt } from './scope.js';
+
+export interface ExplainInput {
+  detail: RunDetail;
+  /** The mock API's state when the run was explained. */
+  state: StateReading;
+  /** Another run's window overlaps this one's: requests made in it cannot be told apart. */
+  overlapping: boolean;
+  /** The alert's user as the identity system answers it; null when it does not know them. */
+  identity: Record<string, unknown> | null;
+}
+
+const ENDED = new Set(['success', 'error', 'canceled', 'crashed']);
+
+/** A run the checker caused (its stimuli carry their own header): the checker explains those itself. */
+export function fromChecker(detail: RunDetail): boolean {
+  const headers = detail.trigger?.headers;
+  return typeof headers === 'object' && headers !== null && STIMULUS_HEADER in headers;
+}
+
+const asObject = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/** What the run shows of the approval: the Wait node's resume (its body's decision), or none. */
+function approvalOf(run: RunView): Approval {
+  const wait = run.nodes.find((n) => n.type === 'n8n-nodes-base.wait');
+  if (wait === undefined) return 'none';
+  if (run.status === 'waiting' && run.lastNode === wait.name) return 'waiting';
+  const item = asObject(wait.output[0]);
+  const body = asObject(item?.body);
+  if (item === null || body === null || item.headers === undefined) return 'timed_out';
+  return body.decision === DEFAULT_MAPPING.approval.approve.decision ? 'approve' : 'reject';
+}
+
+const SYSTEMS: [RegExp, Received['system']][] = [
+  [/^\/identity\//, 'identity'],
+  [/^\/cases/, 'case'],
+  [/^\/notify/, 'notification'],
+  [/^\/blocklist/, 'blocklist'],
+];
+
+function receivedOf(requests: JournalEntryReading[], scoped: StateReading): Received[] {
+  return requests.flatMap((j) => {
+    const system = SYSTEMS.find(([re]) => re.test(j.path))?.[1];
+    if (system === undefined) return [];
+    let holds: string | null = null;
+    const wrote = j.method !== 'GET' && j.status >= 200 && j.status < 300;
+    if (wrote && system === 'case') {
+      const c = scoped.cases[0];
+      holds = c === undefined ? null : `case ${c.event_id}: ${c.final_action ?? '?'} / ${c.result ?? '?'}`;
+    } else if (wrote && system === 'blocklist' && j.method === 'POST') {
+      const b = scoped.blocklist[0];
+      holds = b === undefined ? null : `${b.ip} blocked for ${b.expires_minutes} min`;
+    }
+    return [{ system, request: `${j.method} ${j.path} (${j.status})`, holds }];
+  });
+}
+
+function stagesOf(run: RunView): StageStep[] {
+  const steps: StageStep[] = [];
+  for (const node of run.nodes) {
+    const stage = stageOf(node);
+    if (stage === null) {
+      steps.at(-1)?.nodes.push(node.name);
+      continue;
+    }
+    const step = steps.find((s) => s.stage === stage) ?? {
+      stage,
+      title: STAGE_TITLES[stage],
+      nodes: [],
+      did: '',
+    };
+    if (!steps.includes(step)) steps.push(step);
+    step.nodes.push(node.name);
+    if (node.error !== null)
+      step.did = `${node.type === 'n8n-nodes-base.stopAndError' ? 'stopped the run' : `${node.name} errored`}: ${node.error}`;
+  }
+  for (const step of steps) if (step.did === '') step.did = `ran ${step.nodes.join(', ')}`;
+  return steps.sort((a, b) => STAGE_NAMES.indexOf(a.stage) - STAGE_NAMES.indexOf(b.stage));
+}
+
+export function explainRun(input: ExplainInput): Explanation {
+  const { detail, state } = input;
+  const run = detail.view;
+  const alert = asObject(detail.trigger?.body);
+  const eventId = typeof alert?.event_id === 'string' ? alert.event_id : null;
+  const window = { startedAt: detail.head.startedAt, stoppedAt: detail.head.stoppedAt };
+  const requests = runRequests(state, window, eventId);
+  const scoped = scopedState(state, requests, eventId, window);
+  const startedMs = Date.parse(detail.head.startedAt);
+  const caseBefore = state.cases.some(
+    (c) => c.event_id === eventId && typeof c.created_at === 'string' && Date.parse(c.created_at) < startedMs,
+  );
+  const approval = approvalOf(run);
+  const classified =
+    alert === null
+      ? null
+      : classify({
+          alert,
+          knownUser: input.identity !== null,
+          caseBefore,
+          connectorFailed: requests.some(
+            (j) => j.method === 'POST' && j.path === '/cases' && j.status >= 500,
+          ),
+          approval,
+        });
+  const base = {
+    execution_id: run.id,
+    url: run.url,
+    workflow: detail.workflow,
+    from_editor: detail.head.mode === 'manual',
+    status: run.status,
+    started_at: detail.head.startedAt,
+    stopped_at: detail.head.stoppedAt,
+    alert,
+    kind: classified?.kind ?? 'other',
+    kind_text: classified?.text ?? 'no alert of the exercise (the Webhook received no JSON object)',
+    stages: stagesOf(run),
+    received: receivedOf(requests, scoped),
+    received_certain: !input.overlapping,
+  };
+  const waiting = run.status === 'waiting';
+  if (classified === null || classified.expectations.length === 0)
+    return {
+      ...base,
+      verdict: 'cannot-tell',
+      unmet: null,
+      summary: `${base.kind_text}: nothing to judge it by`,
+    };
+  if (input.overlapping)
+    return {
+      ...base,
+      verdict: 'cannot-tell',
+      unmet: null,
+      summary:
+        'another run ran at the same time: what each sent cannot be told apart, so this one is not judged',
+    };
+  if (!waiting && !ENDED.has(run.status))
+    return { ...base, verdict: 'cannot-tell', unmet: null, summary: `the run is ${run.status}` };
+  const held = blockedBefore(state, alert ?? {}, startedMs);
+  if (held !== null && ['positive', 'approval_pending', 'connector_failure'].includes(base.kind))
+    return {
+      ...base,
+      verdict: 'cannot-tell',
+      unmet: null,
+      summary: `${held.ip} was blocked already, by the run of ${held.event_id}: Reset the lab (the console's Reset) before sending a positive alert again`,
+    };
+
+  const evidence = evidenceOf(input, scoped, requests, classified.kind === 'duplicate_delivery');
+  let unmet: Unmet | null = null;
+  for (const x of classified.expectations) {
+    const outcome = x.judge(evidence);
+    if (outcome.status !== 'fail') continue;
+    const { node, why } = blame(run, x.stage, undefined);
+    unmet = {
+      stage: x.stage,
+      expectation: x.text,
+      hint: outcome.hint ?? '',
+      mismatch: outcome.detail ?? null,
+      node,
+      why,
+    };
+    break;
+  }
+  if (unmet !== null) {
+    const reached = base.stages.some((s) => STAGE_NAMES.indexOf(s.stage) >= STAGE_NAMES.indexOf(unmet.stage));
+    const title = STAGE_TITLES[unmet.stage];
+    return {
+      ...base,
+      url: pointerAt(run, unmet.node).url,
+      verdict: 'unmet',
+      unmet,
+      summary: reached
+        ? `${title}: ${unmet.expectation}: not met`
+        : `stopped after ${run.lastNode ?? 'its first node'}, where ${title} was expected`,
+    };
+  }
+  return waiting
+    ? {
+        ...base,
+        verdict: 'waiting',
+        unmet: null,
+        summary: `waiting for the approval at ${run.lastNode ?? 'its Wait node'}; every stage before it as the exercise asks`,
+      }
+    : {
+        ...base,
+        verdict: 'as-asked',
+        unmet: null,
+        summary: 'every stage it went through did what the exercise asks of this alert',
+      };
+}
+
+/**
+ * An active block of the alert's address by another event, made before the run: the exercise's block
+ * cannot be made (the mock API refuses it, 409), whatever the workflow does.
+ */
+function blockedBefore(state: StateReading, alert: Record<string, unknown>, startedMs: number) {
+  return (
+    state.blocklist.find(
+      (b) =>
+        b.ip === alert.source_ip &&
+        b.event_id !== alert.event_id &&
+        typeof b.created_at === 'string' &&
+        Date.parse(b.created_at) < startedMs,
+    ) ?? null
+  );
+}
+
+/** The checker's evidence of this run, as the checker's driver would have marked it. */
+function evidenceOf(
+  input: ExplainInput,
+  scoped: StateReading,
+  requests: JournalEntryReading[],
+  duplicate: boolean,
+): Evidence {
+  const { detail } = input;
+  const alert = asObject(detail.trigger?.body) ?? {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const wait = detail.view.nodes.find((n) => n.type === 'n8n-nodes-base.wait');
+  const resumed = asObject(asObject(wait?.output[0])?.body);
+  const facts: Facts = {
+    eventId: str(alert.event_id),
+    user: str(alert.user),
+    sourceIp: str(alert.source_ip),
+    approver: str(resumed?.approver),
+  };
+  const firstSeq = requests[0]?.seq ?? Number.MAX_SAFE_INTEGER;
+  const state = duplicate
+    ? { ...scoped, journal: [...earlierDelivery(scoped, detail.head.startedAt, firstSeq), ...requests] }
+    : scoped;
+  const request = scoped.notifications.find((n) => typeof n.resume_url === 'string');
+  const requestedAt = typeof request?.accepted_at === 'string' ? request.accepted_at : null;
+  const marks: Marks = {
+    trigger: { status: 200, error: null },
+    atApprovalRequest: requestedAt === null ? null : stateAt(state, requestedAt),
+    resumeStatus: resumed === null ? null : 200,
+    firstRunDone: duplicate ? true : null,
+    followUpSeq: duplicate ? firstSeq - 1 : null,
+    followUpTrigger: isRollbackTrigger(alert) ? { status: 200, error: null } : null,
+  };
+  return {
+    state,
+    facts,
+    marks,
+    mapping: DEFAULT_MAPPING,
+    identity: input.identity,
+    execution: undefined,
+    webhookPath: RESPONSE_WEBHOOK_PATH,
+    rollbackPath: ROLLBACK_WEBHOOK_PATH,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * What the mock API received from one run, and the state as the checker's expectations would see it had
+ * that run been the only one: the journal's requests made while the run ran (a path that names its
+ * event is its own whatever the time), the destination records of its event. The lab's state holds every
+ * run the trainee made since the last reset; the checker resets before each stimulus, the tutor scopes.
+ */
+import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
+
+/** Requests no workflow makes: the trainer's and the checker's (reset, controls, state). */
+const NOT_A_WORKFLOW_REQUEST = /^\/(reset|control\/|state|openapi)/;
+
+export interface RunWindow {
+  startedAt: string;
+  /** Null while the run goes on (it waits): the window reaches now. */
+  stoppedAt: string | null;
+}
+
+const eventOf = (x: { event_id?: unknown }) => (typeof x.event_id === 'string' ? x.event_id : null);
+
+/** The journal's requests of the run: made within its window, or naming its event in their path. */
+export function runRequests(
+  state: StateReading,
+  window: RunWindow,
+  eventId: string | null,
+): JournalEntryReading[] {
+  const from = Date.parse(window.startedAt);
+  const to = window.stoppedAt === null ? Number.POSITIVE_INFINITY : Date.parse(window.stoppedAt);
+  return state.journal.filter((j) => {
+    if (NOT_A_WORKFLOW_REQUEST.test(j.path)) return false;
+    const at = Date.parse(j.at);
+    const within = at >= from && at <= to;
+    const named = eventId !== null && j.path.includes(`/${encodeURIComponent(eventId)}`);
+    return within || (named && at >= from);
+  });
+}
+
+/** A record's last write: when it was updated, created, accepted or removed. */
+function writtenAt(x: Record<string, unknown>): number | null {
+  for (const key of ['updated_at', 'created_at', 'accepted_at', 'removed_at']) {
+    const value = x[key];
+    if (typeof value === 'string') return Date.parse(value);
+  }
+  return null;
+}
+
+/**
+ * The state as one run of `eventId` left it: its requests, and the records of its event (cases,
+ * notifications, blocklist entries and their history) or written while it ran (a case under another key).
+ */
+export function scopedState(
+  state: StateReading,
+  requests: JournalEntryReading[],
+  eventId: string | null,
+  window: RunWindow,
+): StateReading {
+  const from = Date.parse(window.startedAt);
+  const to = window.stoppedAt === null ? Number.POSITIVE_INFINITY : Date.parse(window.stoppedAt);
+  const own = <T extends Record<string, unknown>>(xs: readonly T[]) =>
+    xs.filter((x) => {
+      if (eventOf(x) === eventId) return true;
+      const at = writtenAt(x);
+      return at !== null && at >= from && at <= to;
+    });
+  return {
+    ...state,
+    journal: requests,
+    cases: own(state.cases),
+    notifications: own(state.notifications),
+    blocklist: own(state.blocklist),
+    blocklist_history: own(state.blocklist_history),
+  };
+}
+
+/** The scoped state as it stood at `at` (the approval request's time): requests and records before it. */
+export function stateAt(state: StateReading, at: string): StateReading {
+  const t = Date.parse(at);
+  const before = (x: Record<string, unknown>) => {
+    const when = typeof x.created_at === 'string' ? x.created_at : x.accepted_at;
+    return typeof when !== 'string' || Date.parse(when) <= t;
+  };
+  return {
+    ...state,
+    journal: state.journal.filter((j) => Date.parse(j.at) <= t),
+    cases: state.cases.filter(before),
+    notifications: state.notifications.filter(before),
+    blocklist: state.blocklist.filter(before),
+  };
+}
+
+/**
+ * The earlier delivery of a duplicate, as its records prove it: its accepted block (the event's blocklist
+ * entry, active or in the history, made before the run) and its case write, as journal lines before the
+ * run's own, so that "the second delivery sent POST /blocklist again" counts the first one's block once.
+ */
+export function earlierDelivery(
+  state: StateReading,
+  startedAt: string,
+  firstSeq: number,
+): JournalEntryReading[] {
+  const t = Date.parse(startedAt);
+  const madeBefore = (x: Record<string, unknown>) => {
+    const when = typeof x.created_at === 'string' ? x.created_at : x.blocked_at;
+    return typeof when === 'string' && Date.parse(when) < t;
+  };
+  const blocked = [...state.blocklist, ...state.blocklist_history].some(madeBefore);
+  const lines: JournalEntryReading[] = [];
+  if (blocked)
+    lines.push({ seq: firstSeq - 2, at: startedAt, method: 'POST', path: '/blocklist', status: 201 });
+  if (state.cases.length > 0)
+    lines.push({ seq: firstSeq - 1, at: startedAt, method: 'POST', path: '/cases', status: 201 });
+  return lines;
+}

@@ -1,0 +1,221 @@
+/**
+ * The tutor's explanation of a run, on runs of the guide's workflow (whole, cut at a stage, or with one of
+ * the checker's broken variants) made by the simulator against a real mock API: which alert it was, the
+ * stages it went through, what the systems received, and the first expectation of the checker it did not
+ * meet, with its hint, its want/got line and the node to blame. What cannot be told is said.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findIdentity } from '../../app/api/store/identities.js';
+import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
+import { type RunDetail, STIMULUS_HEADER } from '../../app/driver/run-watch.js';
+import { mockApiClient } from '../../app/mock-api-client/client.js';
+import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
+import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
+import { type SimulatedRun, type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
+import { viewOf } from '../../app/simulator/runs.js';
+import { explainRun, fromChecker } from '../../app/tutor/explain.js';
+import type { N8nExport } from '../../app/workflow/export.js';
+import {
+  guideResponseUpTo,
+  guideWorkflowsUpTo,
+  type WorkflowOverrides,
+} from '../../app/workflow/guide/state.js';
+import { alertPayload, LAB_ADDRESS, LAB_USER } from '../../app/workflow/scenario.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let api: LocalMockApi;
+const mock = () => mockApiClient({ kind: 'http', url: api.url });
+const state = async () => StateReadingSchema.parse((await mock().request('GET', '/state')).body);
+const hosts: SimulatorHost[] = [];
+let n = 0;
+
+beforeAll(async () => {
+  api = await startLocalMockApi();
+});
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close();
+  await mock().request('POST', '/reset', {});
+});
+afterAll(() => api.close());
+
+async function host(workflows: N8nExport[], approvalSeconds = 30): Promise<SimulatorHost> {
+  const h = await startSimulatorHost({
+    mockApiUrl: api.url,
+    workflows,
+    env: { APPROVAL_TIMEOUT_SECONDS: String(approvalSeconds) },
+  });
+  hosts.push(h);
+  return h;
+}
+const whole = (variant: WorkflowOverrides = {}) => host(guideWorkflowsUpTo('rollback', undefined, variant));
+
+function alert(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  n += 1;
+  return {
+    ...alertPayload({ eventId: `evt-tutor-${n}`, sourceIp: LAB_ADDRESS, user: LAB_USER }, { confidence: 92 }),
+    ...extra,
+  };
+}
+
+async function send(
+  h: SimulatorHost,
+  body: unknown,
+  path = 'suspicious-login',
+  headers = {},
+): Promise<SimulatedRun> {
+  const before = h.runs.length;
+  await fetch(`${h.url}/webhook/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  for (let i = 0; i < 300; i += 1) {
+    const run = h.runs[before];
+    if (run !== undefined && run.status !== 'running') return run;
+    await sleep(20);
+  }
+  throw new Error('the run did not end or wait');
+}
+
+async function answer(decision: 'approve' | 'reject', run: SimulatedRun): Promise<SimulatedRun> {
+  const url = (await state()).notifications.find(
+    (x) => x.resume_url !== undefined && x.event_id === run.eventId,
+  )?.resume_url;
+  if (url === undefined) throw new Error('no approval request');
+  await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ decision, approver: 'Dana' }),
+  });
+  for (let i = 0; i < 300 && run.status !== 'success' && run.status !== 'error'; i += 1) await sleep(20);
+  return run;
+}
+
+function detailOf(run: SimulatedRun): RunDetail {
+  const webhook = run.steps.find((s) => s.type === 'n8n-nodes-base.webhook');
+  return {
+    head: {
+      id: run.id,
+      status: run.status,
+      startedAt: run.startedAt.toISOString(),
+      stoppedAt: run.finishedAt?.toISOString() ?? null,
+      workflowId: null,
+      mode: 'webhook',
+    },
+    view: viewOf(run),
+    workflow: run.workflow,
+    trigger: (webhook?.output as RunDetail['trigger']) ?? null,
+  };
+}
+
+async function explain(run: SimulatedRun, overlapping = false) {
+  const detail = detailOf(run);
+  const user = (detail.trigger?.body as { user?: string } | undefined)?.user;
+  const identity = user === undefined ? null : (findIdentity(user) ?? null);
+  return explainRun({ detail, state: await state(), overlapping, identity });
+}
+
+describe('a run explained', () => {
+  it("the guide's workflow up to Validate, a positive alert: stopped after Valid?, where Enrich was expected", async () => {
+    const h = await host([guideResponseUpTo('validate')]);
+    const e = await explain(await send(h, alert()));
+    expect(e).toMatchObject({ kind: 'positive', verdict: 'unmet', unmet: { stage: 'enrich' } });
+    expect(e.summary).toBe('stopped after Valid?, where Enrich was expected');
+    expect(e.unmet?.mismatch).toMatch(/^GET \/identity\/lab-admin: want 1 request, got 0/);
+    expect(e.unmet?.hint).not.toBe('');
+    expect(e.stages.map((s) => s.stage)).toEqual(['webhook', 'validate']);
+    expect(e.received).toEqual([]);
+  });
+
+  it('the whole workflow, approved: every stage as asked, and what the systems received', async () => {
+    const h = await whole();
+    const run = await send(h, alert());
+    const waiting = await explain(run);
+    expect(waiting).toMatchObject({ kind: 'approval_pending', verdict: 'waiting', status: 'waiting' });
+    expect(waiting.summary).toMatch(/^waiting for the approval at Wait for approval/);
+    const e = await explain(await answer('approve', run));
+    expect(e).toMatchObject({ kind: 'positive', verdict: 'as-asked', unmet: null, received_certain: true });
+    expect(e.received.map((r) => r.request)).toEqual([
+      'GET /identity/lab-admin (200)',
+      expect.stringMatching(/^GET \/cases\/evt-tutor-\d+ \(404\)$/),
+      'POST /notify (202)',
+      'POST /blocklist (201)',
+      expect.stringMatching(/^GET \/blocklist\/203\.0\.113\.66 \(200\)$/),
+      'POST /cases (201)',
+    ]);
+    expect(e.received.find((r) => r.request.startsWith('POST /blocklist'))?.holds).toBe(
+      '203.0.113.66 blocked for 10 min',
+    );
+    expect(e.stages.map((s) => s.stage)).toEqual([
+      'webhook',
+      'validate',
+      'enrich',
+      'case-lookup',
+      'decide',
+      'approve',
+      'block',
+      'record',
+      'idempotency',
+    ]);
+  });
+
+  it('a broken variant (Block for an hour), approved: unmet at Block, with want and got and the node', async () => {
+    const h = await whole(REFERENCE_VARIANTS['block-for-an-hour'].reference);
+    const e = await explain(await answer('approve', await send(h, alert())));
+    expect(e).toMatchObject({ verdict: 'unmet', unmet: { stage: 'block' } });
+    expect(e.unmet?.mismatch).toBe('blocklist 203.0.113.66 expires_minutes: want 10, got 60');
+    expect(e.summary).toMatch(/^Block: .*: not met$/);
+  });
+
+  it('rejected, and the invalid and low-confidence rows: as asked, each its own row', async () => {
+    const h = await whole();
+    const rejected = await explain(await answer('reject', await send(h, alert())));
+    expect(rejected).toMatchObject({ kind: 'approval_rejected', verdict: 'as-asked' });
+    const invalid = await explain(await send(h, { ...alert(), source_ip: undefined }));
+    expect(invalid).toMatchObject({ kind: 'invalid_input', verdict: 'as-asked' });
+    const low = await explain(await send(h, alert({ confidence: 40 })));
+    expect(low).toMatchObject({ kind: 'low_confidence', verdict: 'as-asked' });
+  });
+
+  it('the same alert twice: the second is a duplicate; the variant that writes a second case fails idempotency', async () => {
+    const good = await whole();
+    const first = alert();
+    await answer('approve', await send(good, first));
+    expect(await explain(await send(good, first))).toMatchObject({
+      kind: 'duplicate_delivery',
+      verdict: 'as-asked',
+    });
+    const bad = await whole(REFERENCE_VARIANTS['second-case-on-duplicate'].reference);
+    const again = alert();
+    await mock().request('POST', '/reset', {});
+    await answer('approve', await send(bad, again));
+    expect(await explain(await send(bad, again))).toMatchObject({
+      verdict: 'unmet',
+      unmet: { stage: 'idempotency' },
+    });
+  });
+
+  it('an address an earlier run blocked: the positive run is not judged, and the line says why', async () => {
+    const h = await whole();
+    await answer('approve', await send(h, alert()));
+    const e = await explain(await answer('approve', await send(h, alert())));
+    expect(e).toMatchObject({ verdict: 'cannot-tell', unmet: null });
+    expect(e.summary).toMatch(
+      /^203\.0\.113\.66 was blocked already, by the run of evt-tutor-\d+: Reset the lab/,
+    );
+  });
+
+  it('never a claim it cannot make: overlapping runs, no alert, a run of the checker', async () => {
+    const h = await host([guideResponseUpTo('validate')]);
+    const run = await send(h, alert());
+    expect(await explain(run, true)).toMatchObject({
+      verdict: 'cannot-tell',
+      unmet: null,
+      received_certain: false,
+    });
+    expect(await explain(await send(h, 'not json'))).toMatchObject({ kind: 'other', verdict: 'cannot-tell' });
+    const checks = await send(h, alert(), 'suspicious-login', { [STIMULUS_HEADER]: 'evt-x' });
+    expect(fromChecker(detailOf(checks))).toBe(true);
+    expect(fromChecker(detailOf(run))).toBe(false);
+  });
+});
