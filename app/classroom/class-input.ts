@@ -1,9 +1,9 @@
 /**
  * What the class report and the class board read, per lab: its name, its state (from the host's
- * `docker ps`), its URLs, its last stage-check report and its check history, as the lab's reports volume
- * and the host's copies hold them (every check once, whether the lab is up, gone or up again with an
- * empty volume). Two ways in, one shape: a JSON document on stdin (report-cli), or the labs' folders and the
- * host's states file (lab-folders.ts: the board, and report-cli --labs).
+ * `docker ps`), its URLs, its last stage-check report, its check history and the tutor's file of its runs,
+ * as the lab's reports volume and the host's copies hold them (every check once, whether the lab is up,
+ * gone or up again with an empty volume). Two ways in, one shape: a JSON document on stdin (report-cli), or
+ * the labs' folders and the host's states file (lab-folders.ts: the board, and report-cli --labs).
  */
 import { z } from 'zod';
 
@@ -28,6 +28,9 @@ export const LabInputSchema = z
     report: z.unknown().default(null),
     /** check-history.jsonl's lines, oldest first (each parsed per line: a bad one is counted, not fatal). */
     history: z.array(z.unknown()).max(5000).default([]),
+    /** The tutor's runs.json (app/check-report/runs.ts), or null when the lab has none yet. Read loosely here
+     * and parsed per lab: a file that is not the tutor's is no runs yet, never an error. */
+    runs: z.unknown().default(null),
   })
   .refine((lab) => lab.state !== undefined || lab.up !== undefined, {
     message: 'a lab needs its state (or up)',

@@ -2,7 +2,8 @@
  * The class as a grid, the one model the class report (HTML, JSON, CSV) and the live class board render:
  * per trainee, each stage's verdict from the lab's last check (PASS, FAIL, UNJUDGED, or not checked), the
  * first hint of a failed stage and the node it points at, how long the trainee has been stuck there, when
- * it was checked, when each stage first passed (from the lab's check history) and the lab's state.
+ * it was checked, when each stage first passed (from the lab's check history), the lab's state, and the
+ * tutor's account of the trainee's runs (lab-runs.ts: the last run, how many tries each stage took).
  */
 import {
   firstFailure,
@@ -14,6 +15,7 @@ import {
 import { CheckReportSchema } from '../check-report/report.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { type ClassInput, ClassInputSchema, type LabInput, type LabState } from './class-input.js';
+import { type LabRuns, labRunsOf } from './lab-runs.js';
 
 /** `unjudged`: the stage was checked but none of its expectations could be judged (and none failed). */
 export type StageVerdict = JudgedVerdict | 'not_checked';
@@ -59,6 +61,8 @@ export interface LabRow {
   checks: number;
   history: HistoryLine[];
   history_unreadable: number;
+  /** The tutor's runs (runs.json); null when the lab has none yet (no file, or one not the tutor's). */
+  runs: LabRuns | null;
 }
 
 export interface ClassReport {
@@ -68,7 +72,15 @@ export interface ClassReport {
   states_stale: boolean;
   stages: readonly StageName[];
   labs: LabRow[];
-  totals: { labs: number; running: number; checked: number; all_passed: number; checks: number };
+  /** runs: every run the tutor explained, all labs together. */
+  totals: {
+    labs: number;
+    running: number;
+    checked: number;
+    all_passed: number;
+    checks: number;
+    runs: number;
+  };
 }
 
 /** The host rewrites the states every 2 s: older than this, its loop has stopped. */
@@ -197,6 +209,7 @@ function rowOf(lab: LabInput): LabRow {
     checks: history.length,
     history,
     history_unreadable: unreadable,
+    runs: labRunsOf(lab.runs),
   };
 }
 
@@ -217,6 +230,7 @@ export function buildClassReport(document: ClassInput): ClassReport {
       checked: labs.filter((l) => l.check === 'checked').length,
       all_passed: labs.filter((l) => l.passed === true && l.requested === 'all').length,
       checks: labs.reduce((n, l) => n + l.checks, 0),
+      runs: labs.reduce((n, l) => n + (l.runs?.total ?? 0), 0),
     },
   };
 }

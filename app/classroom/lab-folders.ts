@@ -1,15 +1,18 @@
 /**
  * The class as the labs wrote it: each lab's reports folder (its `lab-reports` volume, mounted read-only at
- * <labs>/<name>: check-last.json, check-history.jsonl), the host's copies in <saved>/<name> (kept by every
- * `make check` and before every removal), and the host's states file (the roster, each lab's state and
- * URLs). The last report is the volume's, else the host's copy; the history is both merged, so a lab that
- * is gone, or came back with an empty volume, keeps every check it ran. A file is read again only when
- * its size, time or inode changed, so a board polled by many tabs reads little.
+ * <labs>/<name>: check-last.json, check-history.jsonl, the tutor's runs.json), the host's copies in
+ * <saved>/<name> (kept by every `make check` and before every removal), and the host's states file (the
+ * roster, each lab's state and URLs). The last report is the volume's, else the host's copy; the history is
+ * both merged, so a lab that is gone, or came back with an empty volume, keeps every check it ran. The runs
+ * are found as the last report is; a runs file missing or not the tutor's is no runs yet (null), never an
+ * error that hides the lab. A file is read again only when its size, time or inode changed, so a board
+ * polled by many tabs reads little.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { HISTORY_FILE } from '../check-report/history.js';
+import { RUNS_FILE, type RunsFile, RunsFileSchema } from '../check-report/runs.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
 export interface LabFoldersOptions {
@@ -118,7 +121,23 @@ export class LabFolders {
     return lines;
   }
 
-  async #roster(): Promise<{ states_at: string | null; labs: Omit<LabInput, 'report' | 'history'>[] }> {
+  /** The tutor's runs.json, parsed; null when there is none or it is not the tutor's (no runs yet). */
+  async #runs(name: string): Promise<RunsFile | null> {
+    const runs = await this.#labFile(name, RUNS_FILE, (text): RunsFile | null => {
+      try {
+        const parsed = RunsFileSchema.safeParse(JSON.parse(text));
+        return parsed.success ? parsed.data : null;
+      } catch {
+        return null;
+      }
+    });
+    return runs.found ? runs.value : null;
+  }
+
+  async #roster(): Promise<{
+    states_at: string | null;
+    labs: Omit<LabInput, 'report' | 'history' | 'runs'>[];
+  }> {
     const path = this.#options.states;
     const states =
       path === undefined
@@ -176,6 +195,7 @@ export class LabFolders {
           ...lab,
           report: report.found ? report.value : null,
           history: await this.#history(lab.name),
+          runs: await this.#runs(lab.name),
         };
       }),
     );

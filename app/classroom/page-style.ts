@@ -42,6 +42,14 @@ td.fail { background: var(--fail-bg); color: var(--fail); }
 td.unjudged { background: var(--unj-bg); color: var(--unj); }
 td.not_checked { background: var(--none-bg); color: var(--none); font-weight: 400; }
 td.when { white-space: nowrap; color: var(--muted); font-size: 14px; }
+td.run { color: var(--muted); font-size: 14px; min-width: 8em; max-width: 16em; }
+td.run .run-verdict { font-weight: 700; white-space: nowrap; }
+td.run .run-verdict.as-asked { color: var(--pass); }
+td.run .run-verdict.unmet { color: var(--fail); }
+td.run .run-verdict.waiting, td.run .run-verdict.cannot-tell { color: var(--unj); }
+td.run .reached { color: var(--ink); }
+td.run a { color: var(--muted); }
+td.run .runs { font-size: 12.5px; margin-top: 2px; }
 td.next { min-width: 22em; max-width: 40em; font-size: 14px; }
 td.next .stage-name { font-weight: 700; color: var(--fail); }
 td.next .none { color: var(--muted); font-style: italic; }

@@ -1,7 +1,9 @@
 /**
  * The class as CSV: class.csv, one row per trainee, one column per stage (PASS, FAIL, UNJUDGED, not
- * checked), the next step (stage, hint, the node it points at, since when the trainee is stuck there) and
- * one column per stage for when it first passed; class-history.csv, one row per check of every lab.
+ * checked), the next step (stage, hint, the node it points at, since when the trainee is stuck there), one
+ * column per stage for when it first passed, then the tutor's runs (how many, the last one, one column per
+ * stage for how many tries it took; empty when the lab has no runs yet); class-history.csv, one row per
+ * check of every lab. New columns are added at the end, so a column keeps its place.
  */
 import { STAGE_NAMES } from '../stages/stages.js';
 import type { ClassReport, StageVerdict } from './class-report.js';
@@ -38,6 +40,13 @@ export function renderCsv(report: ClassReport): string {
     'next_run_url',
     'checks',
     ...report.stages.map((s) => `${s}_first_passed`),
+    'runs',
+    'last_run_started_at',
+    'last_run_reached',
+    'last_run_verdict',
+    'last_run_unmet_stage',
+    'last_run_url',
+    ...report.stages.map((s) => `${s}_tries`),
   ];
   const rows = report.labs.map((lab) => [
     lab.name,
@@ -52,6 +61,13 @@ export function renderCsv(report: ClassReport): string {
     lab.next_run_url,
     lab.checks,
     ...report.stages.map((s) => lab.stages[s].first_passed_at),
+    lab.runs?.total ?? null,
+    lab.runs?.last?.started_at ?? null,
+    lab.runs?.last?.reached ?? null,
+    lab.runs?.last?.verdict ?? null,
+    lab.runs?.last?.unmet_stage ?? null,
+    lab.runs?.last?.url ?? null,
+    ...report.stages.map((s) => (lab.runs === null ? null : (lab.runs.tries[s] ?? 0))),
   ]);
   return csv([header, ...rows]);
 }

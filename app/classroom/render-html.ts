@@ -6,6 +6,7 @@
  */
 import { html, raw } from 'hono/html';
 import type { ClassReport, LabRow, StageCell } from './class-report.js';
+import { RUN_VERDICT_WORD, triesText } from './lab-runs.js';
 import { CLASS_PAGE_CSS } from './page-style.js';
 import { VERDICT_LABEL } from './render-csv.js';
 
@@ -64,6 +65,24 @@ function stuckLine(lab: LabRow, today: string) {
   return html`<div class="stuck" data-since="${since}" title="failing first at ${lab.next_node} in the last ${checks} check${checks === 1 ? '' : 's'}, since ${when(since)}">stuck at <b class="node">${lab.next_node}</b> since ${short(since, today)} <span class="checks">(${checks} check${checks === 1 ? '' : 's'})</span>${run}</div>`;
 }
 
+/** The trainee's last run as the tutor explained it: its verdict in a word, the stage it reached, when it
+ * started and its link; then how many runs so far and the stages that took tries. Empty without runs. */
+function runCell(lab: LabRow, today: string) {
+  const runs = lab.runs;
+  if (runs === null || (runs.last === null && runs.total === 0)) return html`<td class="run"></td>`;
+  const tries = triesText(runs.tries);
+  const count = html`<div class="runs"><span class="run-count">${runs.total} run${runs.total === 1 ? '' : 's'}</span>${tries === '' ? '' : html` · tries: <span class="tries">${tries}</span>`}</div>`;
+  const last = runs.last;
+  if (last === null) return html`<td class="run">${count}</td>`;
+  const word =
+    last.verdict === 'unmet' && last.unmet_stage !== null
+      ? `unmet at ${last.unmet_stage}`
+      : RUN_VERDICT_WORD[last.verdict];
+  const href = webAddress(last.url);
+  const link = href === null ? '' : html` · <a href="${href}" target="_blank" rel="noopener">the run</a>`;
+  return html`<td class="run" data-verdict="${last.verdict}" data-started="${last.started_at}"><span class="run-verdict ${last.verdict}">${word}</span><br>reached <b class="reached">${last.reached ?? 'no stage'}</b><br><span class="run-at" title="started ${when(last.started_at)}">${short(last.started_at, today)}</span>${link}${count}</td>`;
+}
+
 function nextCell(lab: LabRow, today: string) {
   if (lab.stopped !== null)
     return html`<td class="next"><span class="stage-name">stopped:</span> ${lab.stopped}</td>`;
@@ -99,22 +118,24 @@ export function renderBoardContent(report: ClassReport) {
   <div class="total"><b>${totals.checked}</b>checked</div>
   <div class="total"><b>${totals.all_passed}</b>passed every stage</div>
   <div class="total"><b>${totals.checks}</b>checks so far</div>
+  <div class="total"><b>${totals.runs}</b>runs explained</div>
 </section>
 <main>
 <table>
-<thead><tr><th>trainee</th><th>last check</th>${report.stages.map((s) => html`<th class="stage" scope="col">${s}</th>`)}<th>next step (first failed stage, its hint, the node it points at)</th></tr></thead>
+<thead><tr><th>trainee</th><th>last check</th><th>last run</th>${report.stages.map((s) => html`<th class="stage" scope="col">${s}</th>`)}<th>next step (first failed stage, its hint, the node it points at)</th></tr></thead>
 <tbody>
 ${report.labs.map(
   (lab) => html`<tr data-lab="${lab.name}" data-state="${lab.state}">
 ${trainee(lab)}
 ${checkedCell(lab)}
+${runCell(lab, today)}
 ${report.stages.map((s) => cell(s, lab.stages[s], today))}
 ${nextCell(lab, today)}
 </tr>`,
 )}
 </tbody>
 </table>
-<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached) · ✓ 10:42: when the stage first passed, from the lab's check history (UTC) · stuck at Record since 10:42: the trainee's checks have failed first at their node Record since then, in a row (UTC).</p>
+<p class="legend">PASS: every expectation of the stage held · FAIL: one did not (hover for its hint) · UNJUDGED: the checker could not judge the stage's expectations · –: not checked (beyond the stage asked for, or not reached) · ✓ 10:42: when the stage first passed, from the lab's check history (UTC) · stuck at Record since 10:42: the trainee's checks have failed first at their node Record since then, in a row (UTC) · last run: the tutor's verdict on the trainee's newest run (as asked; unmet at the first stage that did not do what the exercise asks; waiting for its approval; cannot tell), the furthest stage it reached, when it started (UTC), how many runs so far and, per stage, how many runs stopped short of it (tries).</p>
 </main>`;
 }
 

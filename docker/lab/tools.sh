@@ -90,15 +90,15 @@ merge_history() {
   return 1
 }
 
-# keep_reports: before a removal, the lab's check reports from its reports volume to the host's reports
-# folder (the last report replaced, the history merged), read by a one-off container of the lab's image
+# keep_reports: before a removal, the lab's check reports and its tutor's runs from its reports volume to
+# the host's reports folder (the last report and the runs replaced, the history merged), read by a one-off container of the lab's image
 # (the volume read-only, no network), whatever the lab's own containers do. Nothing to keep without the
 # volume; one line on stderr and non-zero when a report could not be read or written.
 keep_reports() {
   local volume=${PROJECT}_lab-reports file tmp rc
   docker volume inspect "$volume" >/dev/null 2>&1 || return 0
   reports_dir || { echo "lab: could not make ${REPORTS#"$ROOT"/}/" >&2; return 1; }
-  for file in check-last.json "$HISTORY_FILE"; do
+  for file in check-last.json "$HISTORY_FILE" runs.json; do
     tmp=$(mktemp "$REPORTS/.keep.XXXXXX") || { echo "lab: could not write in ${REPORTS#"$ROOT"/}/" >&2; return 1; }
     rc=0
     docker run --rm --network none --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 \

@@ -145,6 +145,7 @@ describe('the check history on the host', () => {
       `${line('2026-03-01T09:00:00.000Z', 'webhook')}\n${line('2026-03-02T09:00:00.000Z', 'validate')}\n`,
     );
     writeFileSync(join(lab.reportsVolume, 'check-last.json'), '{"requested":"enrich"}\n');
+    writeFileSync(join(lab.reportsVolume, 'runs.json'), '{"kind":"tutor-runs"}\n');
     writeFileSync(
       join(lab.reportsVolume, 'check-history.jsonl'),
       `${line('2026-03-02T09:00:00.000Z', 'validate')}\n${line('2026-03-02T10:00:00.000Z', 'enrich')}\n`,
@@ -153,6 +154,8 @@ describe('the check history on the host', () => {
     expect(r.code).toBe(0);
     expect(existsSync(lab.reportsVolume)).toBe(false);
     expect(readFileSync(join(lab.hostReports, 'check-last.json'), 'utf8')).toBe('{"requested":"enrich"}\n');
+    // The tutor's runs go with them, for the class report of a removed lab.
+    expect(readFileSync(join(lab.hostReports, 'runs.json'), 'utf8')).toBe('{"kind":"tutor-runs"}\n');
     expect(readFileSync(join(lab.hostReports, 'check-history.jsonl'), 'utf8').trim().split('\n')).toEqual([
       line('2026-03-01T09:00:00.000Z', 'webhook'),
       line('2026-03-02T09:00:00.000Z', 'validate'),

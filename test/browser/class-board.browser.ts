@@ -1,7 +1,8 @@
 /**
  * The class board in chromium (make test-console): a class of two labs (two fake reports folders and a
  * states file) served over real HTTP. A check lands in one lab and the open page shows it within 5 s
- * without a reload; the states file says stopped and the page says stopped. Controls: the same page with
+ * without a reload; the states file says stopped and the page says stopped; the tutor's runs.json lands
+ * and the trainee's last run shows beside their last check, linked. Controls: the same page with
  * JavaScript off never shows the check (the liveness is the page's script), and a states file that cannot
  * be read shows every lab's state unknown. With a secret, the sign-in link signs in and leaves no secret
  * in the address bar. SCREENSHOTS=<dir> also writes class-board.png.
@@ -14,12 +15,13 @@ import {
   type ClassOnDisk,
   classOnDisk,
   landCheck,
+  landRuns,
   type Served,
   serveBoard,
   writeRaw,
   writeStates,
 } from '../classroom/board-fixture.js';
-import { checkReport, ENRICH_HINT } from '../classroom/class-fixture.js';
+import { checkReport, ENRICH_HINT, runsFile, tutorRun } from '../classroom/class-fixture.js';
 import { launchChromium } from '../helpers/chromium.js';
 
 const SHOTS = process.env.SCREENSHOTS;
@@ -117,6 +119,36 @@ describe('the class board in chromium', () => {
     expect(await frozen.textContent('tr[data-lab="bob"] td.when')).toBe('never checked');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'class-board.png'), fullPage: true });
     await frozen.close();
+    await page.close();
+  }, 30_000);
+
+  it('a run landing in runs.json shows beside the last check within 5 s: verdict, stage, when, link, tries', async () => {
+    const { page } = await openBoard(live);
+    await page.waitForSelector('#live[data-state=live]');
+    expect(await page.textContent('tr[data-lab="bob"] td.run')).toBe('');
+
+    const url = 'http://127.0.0.1:5680/workflow/wf1/executions/77/node-enrich';
+    const run = tutorRun('77', new Date().toISOString(), {
+      url,
+      verdict: 'unmet',
+      unmet_stage: 'enrich',
+      reached: 'case-lookup',
+    });
+    await landRuns(on, 'bob', runsFile([run], { enrich: 2 }, 3));
+    const cell = 'tr[data-lab="bob"] td.run';
+    await showsWithin(page, `${cell} .reached`, 'case-lookup');
+    expect(await page.textContent(`${cell} .run-verdict`)).toBe('unmet at enrich');
+    expect(await page.textContent(`${cell} .run-at`)).toMatch(/^\d\d:\d\d$/);
+    expect(await page.getAttribute(`${cell} a`, 'href')).toBe(url);
+    expect(await page.textContent(`${cell} .runs`)).toBe('3 runs · tries: enrich 2');
+    // alice has no runs file: nothing there, her check as before.
+    expect(await page.textContent('tr[data-lab="alice"] td.run')).toBe('');
+    expect(await verdict(page, 'alice', 'enrich')).toBe('PASS');
+
+    // A runs file that is not the tutor's: the run goes, the row stays.
+    await writeRaw(on, 'bob', 'runs.json', '{"kind":"tutor-ru');
+    await page.locator(`${cell} .reached`).waitFor({ state: 'detached', timeout: LIVE_WITHIN_MS });
+    expect(await page.textContent('tr[data-lab="bob"] th.trainee')).toMatch(/^bob/);
     await page.close();
   }, 30_000);
 

@@ -1,7 +1,9 @@
 /**
  * The class report in chromium (make test-console): the page the CLI writes, opened from a file with
  * JavaScript switched off (it needs none) and the network refused (it loads nothing), shows the grid: a
- * lab that is down, one never checked, a failed stage with its hint, stages not checked.
+ * lab that is down, one never checked, a failed stage with its hint, stages not checked, and each
+ * trainee's last run with how many tries each stage took (nothing for a lab without runs, or with a runs
+ * file that is not the tutor's).
  * SCREENSHOTS=<dir> also writes class-report.png.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
-import { CLASS, ENRICH_HINT } from '../classroom/class-fixture.js';
+import { BOB_RUN_URL, CLASS, ENRICH_HINT } from '../classroom/class-fixture.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { spawnNode } from '../helpers/service-process.js';
 
@@ -91,6 +93,21 @@ describe('the class report in chromium', () => {
       );
     expect(await colour('bob', 'enrich')).toBe('rgb(180, 35, 44)');
     expect(await colour('bob', 'webhook')).toBe('rgb(29, 122, 70)');
+
+    // The last run beside the last check, and the tries: bob's runs.json; erin has none, carol's is broken.
+    expect(await page.locator('thead th').nth(2).textContent()).toBe('last run');
+    const run = 'tr[data-lab="bob"] td.run';
+    expect(await page.textContent(run)).toBe(
+      'unmet at enrichreached decide09:52 · the run5 runs · tries: enrich 3, decide 1',
+    );
+    expect(await page.getAttribute(`${run} .run-at`, 'title')).toBe('started 2026-11-24 09:52 UTC');
+    expect(await page.getAttribute(`${run} a`, 'href')).toBe(BOB_RUN_URL);
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('${run} .run-verdict')).color`)).toBe(
+      'rgb(180, 35, 44)',
+    );
+    expect(await page.textContent('tr[data-lab="erin"] td.run')).toBe('');
+    expect(await page.textContent('tr[data-lab="carol"] td.run')).toBe('');
+    expect(await page.textContent('.totals')).toContain('5runs explained');
     expect(requests).toEqual([]);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'class-report.png'), fullPage: true });
   });

@@ -1,7 +1,8 @@
 /**
  * A class on disk as the board sees it: one reports folder per lab (what the lab's `lab-reports` volume
  * holds), the host's states file, and a check landing in a lab the way the checker writes it
- * (check-last.json whole, then one history line). Also a board served over real HTTP on loopback.
+ * (check-last.json whole, then one history line), and the tutor's runs.json as the console rewrites it.
+ * Also a board served over real HTTP on loopback.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import {
   writeFileAtomic,
 } from '../../app/check-report/history.js';
 import type { CheckReport } from '../../app/check-report/report.js';
+import { RUNS_FILE, type RunsFile } from '../../app/check-report/runs.js';
 import type { BoardDeps } from '../../app/classroom/board-app.js';
 import { createBoardApp } from '../../app/classroom/board-app.js';
 import type { StatesFile } from '../../app/classroom/class-input.js';
@@ -60,6 +62,16 @@ export async function landCheck(on: ClassOnDisk, name: string, report: CheckRepo
   const folder = join(on.labs, name);
   await writeFileAtomic(join(folder, 'check-last.json'), `${JSON.stringify(report, null, 2)}\n`);
   await appendHistory(join(folder, HISTORY_FILE), historyLineOf(report));
+}
+
+/** The tutor's runs.json written whole (a temp file, then a rename), in the lab's folder or the host's. */
+export async function landRuns(
+  on: ClassOnDisk,
+  name: string,
+  file: RunsFile,
+  where: 'labs' | 'saved' = 'labs',
+): Promise<void> {
+  await writeFileAtomic(join(on[where], name, RUNS_FILE), `${JSON.stringify(file, null, 2)}\n`);
 }
 
 export async function writeRaw(on: ClassOnDisk, name: string, file: string, text: string): Promise<void> {

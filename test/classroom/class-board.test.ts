@@ -1,25 +1,36 @@
 /**
  * The class board over real HTTP, on fake reports folders and a states file: what it shows comes from the
  * class report's own model; a check landing in a lab shows on the next request, with when each stage
- * first passed; the states file gives each lab's state; a broken input marks one lab, not the class; the
- * report CLI reading the same folders says the same. Its guard and its entry: class-board-guard.test.ts.
+ * first passed; the states file gives each lab's state; a broken input marks one lab, not the class; each
+ * trainee's last run from the tutor's runs.json, beside their last check; the report CLI reading the same
+ * folders says the same. Its guard and its entry: class-board-guard.test.ts.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClassReport } from '../../app/classroom/class-report.js';
+import { LabFolders } from '../../app/classroom/lab-folders.js';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { spawnNode } from '../helpers/service-process.js';
 import {
   type ClassOnDisk,
   classOnDisk,
   landCheck,
+  landRuns,
   type Served,
   serveBoard,
   writeRaw,
   writeStates,
 } from './board-fixture.js';
-import { checkReport, ENRICH_HINT, runAt } from './class-fixture.js';
+import {
+  BOB_RUN_URL,
+  BOB_RUNS,
+  checkReport,
+  ENRICH_HINT,
+  runAt,
+  runsFile,
+  tutorRun,
+} from './class-fixture.js';
 
 let on: ClassOnDisk;
 let board: Served;
@@ -63,7 +74,7 @@ describe('the class board over HTTP', () => {
       ['bob', 'running', 'never', 0],
     ]);
     expect(report.labs[0]).toMatchObject({ editor_url: 'http://127.0.0.1:5679', up: true });
-    expect(report.totals).toEqual({ labs: 2, running: 2, checked: 0, all_passed: 0, checks: 0 });
+    expect(report.totals).toEqual({ labs: 2, running: 2, checked: 0, all_passed: 0, checks: 0, runs: 0 });
     expect(report.states_stale).toBe(false);
   });
 
@@ -221,6 +232,7 @@ describe('the class board over HTTP', () => {
 
   it('report-cli --labs reads the same folders into the same facts (one model, two outputs)', async () => {
     await landCheck(on, 'alice', checkReport('all', { unjudged: 'webhook' }));
+    await landRuns(on, 'alice', BOB_RUNS);
     await landCheck(on, 'bob', checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT }));
     const proc = spawnNode('app/classroom/report-cli.ts', [
       '--format',
@@ -237,5 +249,81 @@ describe('the class board over HTTP', () => {
     expect(fromCli.labs).toEqual(fromBoard.labs);
     expect(fromCli.totals).toEqual(fromBoard.totals);
     expect(fromCli.labs.map((l) => l.check)).toEqual(['checked', 'checked']);
+    expect(fromCli.labs.map((l) => l.runs?.total ?? null)).toEqual([5, null]);
+  });
+});
+
+/** A lab's run cell on the board's content, whole. */
+const runCell = async (name: string) => {
+  const content = (await get('/board/content')).text;
+  const row = content.slice(content.indexOf(`<tr data-lab="${name}"`));
+  return /<td class="run"[^>]*>.*?<\/td>/s.exec(row)?.[0];
+};
+
+describe('each trainee’s last run on the board, from the tutor’s runs.json', () => {
+  it('beside the last check as a run lands; a lab without runs shows nothing there', async () => {
+    await board.close();
+    board = await serveBoard(on, { now: () => new Date('2026-11-24T11:00:00.000Z') });
+    await landCheck(on, 'bob', checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT }));
+    expect(await runCell('bob')).toBe('<td class="run"></td>');
+    expect((await lab('bob')).runs).toBeNull();
+
+    await landRuns(on, 'bob', BOB_RUNS);
+    expect((await lab('bob')).runs).toEqual({
+      total: 5,
+      last: BOB_RUNS.runs[0],
+      tries: { enrich: 3, decide: 1 },
+    });
+    const cell = await runCell('bob');
+    expect(cell).toContain(
+      '<span class="run-verdict unmet">unmet at enrich</span><br>reached <b class="reached">decide</b>',
+    );
+    expect(cell).toContain(
+      `09:52</span> · <a href="${BOB_RUN_URL}" target="_blank" rel="noopener">the run</a>`,
+    );
+    expect(cell).toContain(
+      '<span class="run-count">5 runs</span> · tries: <span class="tries">enrich 3, decide 1</span>',
+    );
+    expect(await runCell('alice')).toBe('<td class="run"></td>');
+    expect((await classJson()).totals.runs).toBe(5);
+
+    // The tutor rewrites its file as the next run ends: the board shows it on the next request.
+    const next = tutorRun('42', '2026-11-24T10:58:00.000Z', { reached: 'block' });
+    await landRuns(on, 'bob', runsFile([next, ...BOB_RUNS.runs], BOB_RUNS.tries, 6));
+    expect(await runCell('bob')).toContain(
+      '<span class="run-verdict as-asked">as asked</span><br>reached <b class="reached">block</b><br><span class="run-at" title="started 2026-11-24 10:58 UTC">10:58</span>',
+    );
+    const csv = (await get('/class.csv')).text.split('\r\n');
+    expect(csv[2]).toMatch(
+      /,6,2026-11-24T10:58:00.000Z,block,as-asked,,http:\/\/127\.0\.0\.1:5601\/workflow\/wf1\/executions\/42\/node-enrich,0,0,3,0,1,0,0,0,0,0,0$/,
+    );
+  });
+
+  it.each([
+    ['not JSON', '{"kind":"tutor-ru'],
+    ['not the tutor’s', JSON.stringify({ ...BOB_RUNS, kind: 'stage-check' })],
+    ['empty', ''],
+  ])('a runs.json that is %s is no runs yet: the lab, its check and the class stand', async (_, text) => {
+    await landCheck(on, 'bob', checkReport('webhook'));
+    await landRuns(on, 'alice', BOB_RUNS);
+    await writeRaw(on, 'bob', 'runs.json', text);
+    // The folders hand the model the tutor's file parsed, or null: never the broken text.
+    const folders = new LabFolders({ labs: on.labs, saved: on.saved, states: on.states });
+    expect((await folders.classInput()).labs.map((l) => l.runs)).toEqual([BOB_RUNS, null]);
+    const report = await classJson();
+    expect(report.labs.map((l) => [l.name, l.check, l.runs?.total ?? null])).toEqual([
+      ['alice', 'never', 5],
+      ['bob', 'checked', null],
+    ]);
+    expect(await runCell('bob')).toBe('<td class="run"></td>');
+    expect((await get('/class.csv')).text.split('\r\n')[2]).toMatch(/,{17}$/);
+  });
+
+  it('a runs.json that is a folder is no runs; a lab whose volume is gone shows the host’s copy', async () => {
+    await mkdir(join(on.labs, 'bob', 'runs.json'));
+    expect((await lab('bob')).runs).toBeNull();
+    await rm(join(on.labs, 'alice'), { recursive: true });
+    await landRuns(on, 'alice', BOB_RUNS, 'saved');
+    expect((await lab('alice')).runs?.last?.execution_id).toBe('41');
   });
 });

@@ -1,9 +1,16 @@
 /**
  * A class of six for the class-report tests: stage-check reports built through the checker's own schema
- * (CheckReportSchema), so a report the checker could not write is not accepted here either.
+ * (CheckReportSchema) and the tutor's runs files through the tutor's (RunsFileSchema), so a file the checker
+ * or the tutor could not write is not accepted here either.
  */
 
 import { type CheckReport, CheckReportSchema, type RunPointer } from '../../app/check-report/report.js';
+import {
+  type RunSummary,
+  RunSummarySchema,
+  type RunsFile,
+  RunsFileSchema,
+} from '../../app/check-report/runs.js';
 import type { ClassInput, LabState } from '../../app/classroom/class-input.js';
 import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 
@@ -93,21 +100,66 @@ export const ENRICH_HINT =
 export const STOPPED_LINE =
   'nothing listens on POST /webhook/suspicious-login (n8n answered 404): publish your alert workflow';
 
-const lab = (name: string, port: number, state: LabState | boolean, report: unknown) => ({
+/** A run the tutor explained, as runs.json holds it: started at `startedAt`, ended 4 s later. */
+export const tutorRun = (id: string, startedAt: string, over: Partial<RunSummary> = {}): RunSummary =>
+  RunSummarySchema.parse({
+    execution_id: id,
+    url: `http://127.0.0.1:5601/workflow/wf1/executions/${id}/node-enrich`,
+    workflow: 'wf1',
+    from_editor: false,
+    status: 'success',
+    started_at: startedAt,
+    stopped_at: new Date(Date.parse(startedAt) + 4000).toISOString(),
+    kind: 'positive',
+    reached: 'decide',
+    verdict: 'as-asked',
+    unmet_stage: null,
+    ...over,
+  });
+
+/** The tutor's runs.json: `runs` newest first, `total` every run it explained. */
+export const runsFile = (runs: RunSummary[], tries: RunsFile['tries'] = {}, total = runs.length): RunsFile =>
+  RunsFileSchema.parse({
+    kind: 'tutor-runs',
+    updated_at: runs[0]?.started_at ?? '2026-11-24T09:00:00.000Z',
+    total,
+    tries,
+    runs,
+  });
+
+/** The editor's address of bob's last run, at the node to blame. */
+export const BOB_RUN_URL = 'http://127.0.0.1:5601/workflow/wf1/executions/41/node-enrich';
+/** bob's runs: five explained, the last unmet at enrich after reaching decide; enrich took 3 tries (the
+ * tries out of stage order, as a file may hold them). */
+export const BOB_RUNS = runsFile(
+  [
+    tutorRun('41', '2026-11-24T09:52:30.000Z', { verdict: 'unmet', unmet_stage: 'enrich', status: 'error' }),
+    tutorRun('40', '2026-11-24T09:50:00.000Z', { reached: 'validate' }),
+  ],
+  { decide: 1, webhook: 0, enrich: 3 },
+  5,
+);
+
+const lab = (name: string, port: number, state: LabState | boolean, report: unknown, runs?: unknown) => ({
   name,
   // A boolean: the document's first shape (`up`), which still reads.
   ...(typeof state === 'boolean' ? { up: state } : { state }),
   editor_url: `http://127.0.0.1:${5600 + port}`,
   console_url: `http://127.0.0.1:${8000 + port}`,
   report,
+  ...(runs === undefined ? {} : { runs }),
 });
 
 export const CLASS: ClassInput = {
   generated_at: '2026-11-24T10:02:00.000Z',
   labs: [
     lab('alice', 1, 'running', checkReport('all', { unjudged: 'webhook' })),
-    lab('bob', 2, 'running', checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT })),
-    lab('carol', 3, 'broken', checkReport('all', { stoppedAt: 'webhook', hint: STOPPED_LINE })),
+    lab('bob', 2, 'running', checkReport('decide', { failing: 'enrich', hint: ENRICH_HINT }), BOB_RUNS),
+    // A runs file that is not the tutor's: no runs yet, the rest of carol's row as ever.
+    lab('carol', 3, 'broken', checkReport('all', { stoppedAt: 'webhook', hint: STOPPED_LINE }), {
+      ...BOB_RUNS,
+      total: 'five',
+    }),
     lab('dave', 4, 'stopped', checkReport('validate')),
     lab('erin', 5, true, null),
     lab('frank <script>', 6, 'absent', null),

@@ -9,7 +9,7 @@ import { renderCsv, renderHistoryCsv } from '../../app/classroom/render-csv.js';
 import { renderHtml } from '../../app/classroom/render-html.js';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { spawnNode } from '../helpers/service-process.js';
-import { CLASS, checkReport, ENRICH_HINT, runAt, STOPPED_LINE } from './class-fixture.js';
+import { BOB_RUN_URL, CLASS, checkReport, ENRICH_HINT, runAt, STOPPED_LINE } from './class-fixture.js';
 
 const AT = '2026-11-24T09:41:07.000Z';
 
@@ -85,6 +85,7 @@ describe('the class as a grid', () => {
       checked: 4,
       all_passed: 1,
       checks: 0,
+      runs: 5,
     });
     expect(buildClassReport(CLASS).labs.map((l) => l.state)).toEqual([
       'running',
@@ -248,12 +249,15 @@ describe('report-cli', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      `trainee,lab_state,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint,next_node,stuck_since,next_run_url,checks,${STAGE_NAMES.map((s) => `${s}_first_passed`).join(',')}`,
+      `trainee,lab_state,checked_at,requested,${STAGE_NAMES.join(',')},next_stage,next_hint,next_node,stuck_since,next_run_url,checks,${STAGE_NAMES.map((s) => `${s}_first_passed`).join(',')},runs,last_run_started_at,last_run_reached,last_run_verdict,last_run_unmet_stage,last_run_url,${STAGE_NAMES.map((s) => `${s}_tries`).join(',')}`,
     );
     expect(lines[2]).toBe(
-      `bob,running,${AT},decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}",,,,0,${AT},${AT},,${AT},${AT}${','.repeat(6)}`,
+      `bob,running,${AT},decide,PASS,PASS,FAIL,PASS,PASS,not checked,not checked,not checked,not checked,not checked,not checked,enrich,"${ENRICH_HINT}",,,,0,${AT},${AT},,${AT},${AT}${','.repeat(6)},5,2026-11-24T09:52:30.000Z,decide,unmet,enrich,${BOB_RUN_URL},0,0,3,0,1,0,0,0,0,0,0`,
     );
     expect(lines[5]).toMatch(/^erin,running,never checked,,not checked,/);
+    // No runs file, and one that is not the tutor's: every run column empty.
+    expect(lines[5]).toMatch(/,,,,,,,,,,,,,,,,,$/);
+    expect(lines[3]).toMatch(/,,,,,,,,,,,,,,,,,$/);
     expect(stdout).toBe(renderCsv(buildClassReport(CLASS)));
   });
 
@@ -277,7 +281,7 @@ describe('report-cli', () => {
       }),
     );
     expect(csv.split('\r\n')[1]).toBe(
-      `"'=HYPERLINK(""x"")",running,${AT},webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b""",'=Record,${AT},javascript:alert(1),0${','.repeat(11)}`,
+      `"'=HYPERLINK(""x"")",running,${AT},webhook,FAIL,${Array(10).fill('not checked').join(',')},webhook,"a, ""b""",'=Record,${AT},javascript:alert(1),0${','.repeat(11 + 17)}`,
     );
   });
 
