@@ -28,7 +28,7 @@ help_names = $(sort $(shell sed -n 's/^[a-z0-9-]*:.*\#\# //p' $(MAKEFILE_LIST) |
 
 ##@ For trainers (the lab's commands need Docker, Compose v2 and make; LAB=<name> for one of several labs)
 
-up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the reference); LAB=<name>
+up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the guide's finished workflow); LAB=<name>
 	bash docker/lab.sh up
 
 down: ## save the lab's workflows to saved/<lab>/ and its checks to reports/, then remove the lab (a failed save removes nothing; LAB_FORCE_DOWN=1)
@@ -78,10 +78,10 @@ stop: ## stop the lab's containers for the night; workflows, login and settings 
 start: ## start a stopped lab again: same login, published workflows listening, the same addresses
 	bash docker/lab.sh start
 
-solution: ## publish the reference workflows on the running lab (refused while a workflow holds their paths)
+solution: ## publish the workflows the trainee guide builds, finished, on the running lab (refused while a workflow holds their paths)
 	bash docker/lab.sh solution
 
-acceptance: acceptance-$(target_way) ## the acceptance matrix on the lab's published reference (make solution first); developers: TARGET=n8n|reference
+acceptance: acceptance-$(target_way) ## the acceptance matrix on the lab's published solution (make solution first); developers: TARGET=n8n|reference (the simulator)
 
 acceptance-lab:
 	bash docker/lab.sh acceptance
@@ -190,7 +190,7 @@ test-console: build ## the lab console in a real browser (installs Debian's chro
 test-console-n8n: build ## the console's approvals on the real n8n (e2e set-up; 409 retried)
 	bash test/console/run-n8n.sh
 
-e2e-check: build ## the stage checker on one pinned n8n: n8n variants fail their stage, then the reference passes every stage
+e2e-check: build ## the stage checker on one pinned n8n: each broken variant fails its stage, the guide's workflow passes every stage, the simulator ends every scenario as n8n does
 	bash test/e2e/check.sh
 
 e2e-guide: build ## the trainee guide's workflow on one pinned n8n: each stage's partial passes its stage, then the whole of it all

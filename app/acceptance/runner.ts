@@ -28,6 +28,8 @@ export interface RunnerOptions {
   /** Called after each case, e.g. to cancel runs the target still has in flight. */
   afterCase?: () => Promise<void>;
   onCaseDone?: (result: CaseResult) => void;
+  /** Sees each case's final state, the one it is judged on (test/e2e/twins.ts holds the simulator to n8n). */
+  onState?: (name: CaseName, state: StateReading) => void;
 }
 
 export interface CaseResult {
@@ -119,6 +121,7 @@ export async function runCase(name: CaseName, options: RunnerOptions): Promise<C
       return finish({ pass: false, checks: [precondition], observed: precondition.check });
     }
     const { marks, state } = driven.evidence;
+    if (state !== null) options.onState?.(name, state);
     if (marks.firstRunDone === false) {
       const first = verdictOf('positive', state, facts);
       const checks = first.checks.map((c) => ({ ...c, check: `first run: ${c.check}` }));

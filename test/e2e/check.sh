@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # make e2e-check: the stage checker on the pinned n8n (no Docker), on ONE n8n and one mock API started
 # for the whole suite by test/e2e/run.sh (this script, run again inside it, is its runner):
-#   1. each broken variant that exists as n8n JSON (app/check/n8n-variants.ts) fails the stage
-#      it breaks (checked with --only, so each variant costs one stage, not all of them);
-#   2. then the reference workflows pass every stage, with the Webhook's execution data read through n8n's
-#      public API, on the n8n that ran every variant before them (their runs stay in its database), the
-#      last variant's workflow left with a run waiting for an approval (the swap must stop it);
+#   1. each broken variant of the reference workflow (app/check/variants.ts REFERENCE_VARIANTS, written as
+#      n8n exports by app/check/write-variant-cli.ts) fails exactly the stage it breaks, with its hint
+#      (test/e2e/variant-verdict.ts; checked with --only, so each variant costs one stage, not all of them);
+#   2. then the reference workflows (the guide's) pass every stage, with the Webhook's execution data read
+#      through n8n's public API, on the n8n that ran every variant before them (their runs stay in its
+#      database), the last variant's workflow left with a run waiting for an approval (the swap must stop
+#      it). That check all is the n8n side of the twins (test/e2e/twins.ts): every scenario of the checker
+#      and every case of the acceptance matrix, run on n8n and then on the simulator (app/simulator, the
+#      same workflows, the same mock API and approval limit), must leave the same destination state;
 #   3. a busy host (check-busy.mjs): n8n paused with a run in flight past the phase limit makes that
-#      run's lines UNJUDGED ("n8n did not run it within N s"), never FAIL. Last: n8n is paused for it.
+#      run's lines UNJUDGED ("n8n did not run it within N s"), never FAIL. Last: n8n is paused for it, and
+#      the run is kept in flight by holding its first request to the mock API.
 # Between runs the next run's workflows replace the former's through n8n's public API (swap_workflows in
 # test/e2e/workflows.sh): every unfinished run stopped (none may be left), the workflows updated in place
 # and published. The checker finds a stimulus's run by its own random event_id and its start time, so a
 # former run's executions cannot be taken for the next run's; 2 shows both. Exit 0 when all of it holds.
-# Env knobs: E2E_CHECK_VARIANTS="a b" (default: every n8n variant), E2E_CHECK_SKIP_REFERENCE=1,
-# E2E_CHECK_SKIP_BUSY=1.
+# Reports: reports/e2e-check-<variant>.json, reports/e2e-check-reference.json (n8n's check all),
+# reports/e2e-twins.json, reports/e2e-check-busy.json.
+# Env knobs: E2E_CHECK_VARIANTS="a b" (default: every variant; "": none), E2E_CHECK_SKIP_REFERENCE=1 (and the twins),
+# E2E_CHECK_SKIP_BUSY=1, TWINS_CHANGE_NODE=1|<variant> (the simulator's copy changed: twins must fail).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -32,21 +39,26 @@ fi
 
 # --- inside: API_URL, N8N_URL, N8N_API_KEY (the lab's scopes) -------------------------------------------
 SYSTEM_NODE="$(command -v node)"
+TSX=("$SYSTEM_NODE" --import tsx)
 # shellcheck source=workflows.sh
 . "$HERE/workflows.sh"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-e2e-check.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p reports
 
-# One run: write the variant's JSON, swap it in on the suite's n8n, run the checker; returns its exit (2:
-# the swap failed).
-run() {
-  local name=$1 stage=$2 only=$3 report=$4
-  npx tsx app/check/write-variant-cli.ts "$name" "$WORK/$name" >/dev/null
+# A variant's (or the reference's) exports written and swapped in on the suite's n8n; 2: it failed.
+swap_in() {
+  local name=$1
+  "${TSX[@]}" app/check/write-variant-cli.ts "$name" "$WORK/$name" >/dev/null || return 2
   swap_workflows "$WORK/$name/n8n" "$WORK/$name/suspicious-login-response.json" \
     "$WORK/$name/suspicious-login-rollback.json" || return 2
-  # shellcheck disable=SC2086 # $only is one word or none
-  node dist/app/check/cli.js --stage "$stage" $only --target n8n --api "$API_URL" --n8n "$N8N_URL" --report "$report"
+}
+
+# One variant: swapped in, its stage checked alone; returns the checker's exit (2: the swap failed).
+run() {
+  local name=$1 stage=$2 report=$3
+  swap_in "$name" || return 2
+  node dist/app/check/cli.js --stage "$stage" --only --target n8n --api "$API_URL" --n8n "$N8N_URL" --report "$report"
 }
 
 # A run the former workflows leave waiting for an approval nobody gives: left alone it would time out and
@@ -65,42 +77,63 @@ leave_a_run_waiting() {
 }
 
 failed=0
-variants="${E2E_CHECK_VARIANTS:-$(node --import tsx -e 'import("./app/check/n8n-variants.ts").then((m) => console.log(Object.keys(m.N8N_VARIANTS).join(" ")))')}"
+# Every variant, in the order of the stages they break: the last (rollback's) asks for approvals, so that
+# it can leave a run waiting for the reference's swap to stop.
+variants="${E2E_CHECK_VARIANTS-$("${TSX[@]}" -e '
+  Promise.all([import("./app/check/variants.ts"), import("./app/stages/stages.ts")]).then(([v, s]) => {
+    const at = ([, variant]) => s.STAGE_NAMES.indexOf(variant.breaks);
+    console.log(Object.entries(v.REFERENCE_VARIANTS).sort((a, b) => at(a) - at(b)).map(([n]) => n).join(" "));
+  })')}"
 for name in $variants; do
-  stage="$(node --import tsx -e 'import("./app/check/variants.ts").then((m) => console.log(m.REFERENCE_VARIANTS[process.argv[1]].breaks))' "$name")"
+  stage="$("${TSX[@]}" -e 'import("./app/check/variants.ts").then((m) => console.log(m.REFERENCE_VARIANTS[process.argv[1]]?.breaks ?? ""))' "$name")"
+  [ -n "$stage" ] || { log "$name: no such variant in app/check/variants.ts"; failed=1; continue; }
   report="reports/e2e-check-$name.json"
   t=$(date +%s)
   rc=0
-  run "$name" "$stage" --only "$report" || rc=$?
-  # Exit 1 and exactly its stage failed: anything else (a pass, a setup error) is a failure of this test.
-  if [ "$rc" = 1 ] && node -e '
-      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      const failed = r.stages.filter((s) => s.status === "fail").map((s) => s.stage);
-      process.exit(failed.length === 1 && failed[0] === process.argv[2] ? 0 : 1);' "$report" "$stage"; then
-    log "$name: fails $stage as it must ($(($(date +%s) - t)) s)"
+  run "$name" "$stage" "$report" || rc=$?
+  # Exit 1 and exactly its stage failed, with its hint: anything else (a pass, a setup error) fails this test.
+  if [ "$rc" = 1 ] && "${TSX[@]}" "$HERE/variant-verdict.ts" "$name" "$report"; then
+    log "$name: fails $stage as it must, with its hint ($(($(date +%s) - t)) s)"
   else
-    log "$name: did NOT fail exactly $stage (exit $rc; $report)"; failed=1
+    log "$name: did NOT fail exactly $stage with its hint (exit $rc; $report)"; failed=1
   fi
 done
 if [ "${E2E_CHECK_SKIP_REFERENCE:-0}" != 1 ]; then
   t=$(date +%s)
-  leave_a_run_waiting || { log "no run left waiting: the former workflow sent no approval request"; failed=1; }
-  if run reference all "" reports/e2e-check-reference.json; then
-    log "reference: every stage passed in $(($(date +%s) - t)) s (on the n8n that ran the variants)"
-  else
-    log "reference: FAILED (reports/e2e-check-reference.json)"; failed=1
+  if ! leave_a_run_waiting; then
+    # The last variant asks for no approval (a half-built one): the whole workflow leaves the run waiting.
+    log "the last variant sent no approval request: the run is left waiting by the whole workflow"
+    { swap_workflows "$WORK/waiting" docker/workflows/*.json && leave_a_run_waiting; } ||
+      { log "no run left waiting: the former workflow sent no approval request"; failed=1; }
   fi
+  rm -f reports/e2e-check-reference.json
+  rc=0
+  swap_in reference || rc=$?
   # The run left waiting was stopped before the reference was swapped in.
-  if grep -q '^stopped [1-9]' "$WORK/reference/n8n/swap.log"; then
+  if [ "$rc" = 0 ] && grep -q '^stopped [1-9]' "$WORK/reference/n8n/swap.log"; then
     log "the run the variant left waiting was stopped before the reference's checks"
   else
     log "the run the variant left waiting was NOT stopped before the reference's checks"; failed=1
+  fi
+  # The reference's check all on n8n (reports/e2e-check-reference.json) is the twins' n8n side.
+  if [ "$rc" = 0 ]; then "${TSX[@]}" "$HERE/twins.ts" || rc=$?; fi
+  if node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).passed ? 0 : 1)' \
+    reports/e2e-check-reference.json 2>/dev/null; then
+    log "reference: every stage passed (on the n8n that ran the variants)"
+  else
+    log "reference: FAILED (reports/e2e-check-reference.json)"; failed=1
+  fi
+  if [ "$rc" = 0 ]; then
+    log "twins: the simulator left the same state as n8n in every scenario ($(($(date +%s) - t)) s with the reference's check)"
+  else
+    log "twins: FAILED, exit $rc (reports/e2e-twins.json)"; failed=1
   fi
 fi
 # A busy host: n8n paused (SIGSTOP) with a run in flight, past the phase limit: UNJUDGED, never FAIL.
 if [ "${E2E_CHECK_SKIP_BUSY:-0}" != 1 ]; then
   t=$(date +%s)
-  if swap_workflows "$WORK/busy" docker/workflows/*.json && node "$HERE/check-busy.mjs"; then
+  # check-busy.mjs swaps in its own copies of docker/workflows/*.json (their mock API held once).
+  if BUSY_DIR="$WORK/busy" "$SYSTEM_NODE" "$HERE/check-busy.mjs"; then
     log "busy n8n: the late run is UNJUDGED with its run's id, nothing FAILs ($(($(date +%s) - t)) s)"
   else
     log "busy n8n: FAILED (reports/e2e-check-busy.json)"; failed=1

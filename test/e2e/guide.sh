@@ -2,11 +2,11 @@
 # The trainee guide's workflow on the pinned n8n (no Docker), as a trainee who follows
 # docs/trainee-guide.md checks it, on ONE n8n and one mock API started for the whole suite by
 # test/e2e/run.sh (this script, run again inside it, is its runner):
-#   1. the response workflow as it stands after each stage (docker/workflows/guide/stage-NN-<stage>.json)
+#   1. the response workflow as it stands after each stage (docker/workflows/stages/stage-NN-<stage>.json)
 #      passes that stage's check on its own (--only; everything up to it is the whole guide's, checked by
 #      2). Rollback's workflows are the whole guide's, checked by 2.
-#   2. then the whole guide (docker/workflows/guide/suspicious-login-response.json and -rollback.json)
-#      passes `--stage all`, the Webhook's execution data read through n8n's public API, on the n8n that
+#   2. then the whole guide (docker/workflows/suspicious-login-response.json and -rollback.json, what
+#      `make solution` publishes) passes `--stage all`, the Webhook's execution data read through n8n's public API, on the n8n that
 #      ran every partial before it (their runs stay in its database).
 # Between runs the next run's workflows replace the former's through n8n's public API (swap_workflows in
 # test/e2e/workflows.sh): every unfinished run stopped (none may be left), the workflows of the same name
@@ -24,7 +24,8 @@ export APPROVAL_TIMEOUT_SECONDS="${APPROVAL_TIMEOUT_SECONDS:-20}"
 log() { echo "[e2e-guide] $(date -u +%H:%M:%S) $*" >&2; }
 [ "${LAB_TRACE:-0}" = 1 ] && { export PS4='+ guide.sh:${LINENO}: '; set -x; }
 
-GUIDE=docker/workflows/guide
+WHOLE=docker/workflows
+STAGE_DIR=docker/workflows/stages
 STAGES=(webhook validate enrich case-lookup decide approve block record idempotency connector-failure)
 [ -f dist/app/check/cli.js ] || { log "dist/app/check/cli.js missing: run 'npm run build' first"; exit 2; }
 
@@ -33,10 +34,10 @@ STAGES=(webhook validate enrich case-lookup decide approve block record idempote
 stage_files() {
   local i
   if [ "$1" = all ] || [ "$1" = rollback ]; then
-    echo "$GUIDE/suspicious-login-response.json $GUIDE/suspicious-login-rollback.json"; return 0
+    echo "$WHOLE/suspicious-login-response.json $WHOLE/suspicious-login-rollback.json"; return 0
   fi
   for i in "${!STAGES[@]}"; do
-    if [ "${STAGES[$i]}" = "$1" ]; then printf '%s/stage-%02d-%s.json\n' "$GUIDE" $((i + 1)) "$1"; return 0; fi
+    if [ "${STAGES[$i]}" = "$1" ]; then printf '%s/stage-%02d-%s.json\n' "$STAGE_DIR" $((i + 1)) "$1"; return 0; fi
   done
   return 1
 }
