@@ -10,6 +10,7 @@ import type { ConsoleDeps } from './routes/deps.js';
 import { eventRoutes } from './routes/events.js';
 import { fieldRoutes } from './routes/fields.js';
 import { pageRoutes } from './routes/page.js';
+import { runRoutes } from './routes/runs.js';
 import { sessionRoutes } from './routes/session.js';
 import { stageRoutes } from './routes/stages.js';
 import { starterRoutes } from './routes/starter.js';
@@ -37,6 +38,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   app.route('/api/check', checkRoutes(deps));
   app.route('/api/stages', stageRoutes(deps));
   app.route('/api/starter', starterRoutes(deps));
+  app.route('/api/runs', runRoutes(deps));
 
   app.notFound((c) => refuse(c, 404, 'not_found', 'No such page.'));
   app.onError((err, c) => {

@@ -106,6 +106,32 @@ button.danger.solid { background: var(--bad); border-color: var(--bad); color: #
 .check-status[data-state=failed], .check-status[data-state=unavailable] { color: var(--bad); }
 .check-lines { max-height: 220px; font-size: 12px; background: #f7f9fc; border-radius: 6px; padding: 6px 10px; }
 .check-lines li { padding: 1px 0; border: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.runs { display: flex; flex-direction: column; gap: 10px; max-height: 640px; overflow: auto; }
+.runs-trouble { color: var(--warn); font-weight: 500; margin: 0 0 8px; }
+.run-card { border: 1px solid var(--line); border-left: 4px solid var(--muted); border-radius: 8px; padding: 10px 14px; font-size: 13.5px; }
+.run-card.as-asked { border-left-color: var(--ok); }
+.run-card.unmet { border-left-color: var(--bad); }
+.run-card.waiting { border-left-color: var(--warn); background: #fff8ec; }
+.run-card p { margin: 4px 0; overflow-wrap: anywhere; }
+.run-head { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: baseline; }
+.run-head .run-how { color: var(--muted); }
+.run-head .run-tags { margin-left: auto; display: flex; gap: 6px; }
+.tag.as-asked { background: #dcf2e4; color: var(--ok); }
+.tag.unmet { background: #fde3e4; color: var(--bad); }
+.tag.waiting { background: #ffe7c2; color: #7a4a00; }
+.run-stages { margin: 4px 0; padding-left: 1.6em; }
+.run-stages li { padding: 1px 0; overflow-wrap: anywhere; }
+.run-received .label { color: var(--muted); font-size: 12.5px; }
+.run-received ul { list-style: none; margin: 2px 0 0; padding: 0 0 0 1em; }
+.run-received li { display: flex; flex-wrap: wrap; gap: 8px; }
+.run-received .system { color: var(--muted); min-width: 6.5em; }
+.run-received .uncertain { color: var(--warn); font-size: 12.5px; }
+.run-summary { font-weight: 600; }
+.run-unmet { border-top: 1px dashed var(--line); padding-top: 4px; }
+.run-unmet .hint { color: var(--ink); }
+.run-unmet .mismatch { color: var(--bad); }
+.run-unmet .why { color: var(--muted); }
+.run-open a { color: var(--accent); font-weight: 600; }
 .foot { padding: 0 24px 20px; color: var(--muted); font-size: 12px; }
 a.pill.link { color: #fff; text-decoration: none; background: rgba(255,255,255,.18); }
 a.pill.link:hover { background: rgba(255,255,255,.3); }

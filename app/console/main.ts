@@ -2,11 +2,16 @@
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction, Server } from 'node:net';
+import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
+import { createApp, defaultDeps } from '../api/app.js';
+import { RUNS_FILE } from '../check-report/runs.js';
 import { mockApiClient } from '../mock-api-client/client.js';
+import { n8nRunFeed } from '../n8n/run-feed.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { guardN8nConnections, type OutsideSubnetError, withRefusalShown } from '../n8n/subnet-guard.js';
 import { withKeyFile } from '../tool-kit/key-file.js';
+import { RunTutor } from '../tutor/tutor.js';
 import { createConsoleApp } from './app.js';
 import { CheckRunner } from './check-run.js';
 import { type ConsoleConfig, gateLimits, loadConsoleConfig, sessionSettings } from './config.js';
@@ -36,13 +41,26 @@ function main(): void {
   const apiKey = config.n8nApiKey;
   const fetchImpl = withRefusalShown(fetch);
   const feed = new StateFeed({ api, pollMs: config.pollMs, checkReport: config.checkReport });
+  const editorUrl = config.n8nPublicUrl ?? config.n8nUrl;
+  // The tutor asks n8n for the trainee's runs with the lab's key; n8n never reaches the console.
+  const tutor =
+    apiKey === undefined
+      ? undefined
+      : new RunTutor({
+          feed: n8nRunFeed({ n8nUrl: config.n8nUrl, apiKey, editorUrl, fetchImpl }),
+          api,
+          identityOf: directoryIdentity(),
+          runsFile: join(dirname(config.checkReport), RUNS_FILE),
+          pollMs: config.pollMs,
+          onWriteError: sayOnce,
+        });
   const checks = new CheckRunner({
     checker: config.checker,
     api: config.mockApiSocket
       ? { kind: 'socket', path: config.mockApiSocket }
       : { kind: 'http', url: config.mockApiUrl },
     n8nUrl: config.n8nUrl,
-    editorUrl: config.n8nPublicUrl ?? config.n8nUrl,
+    editorUrl,
     reportPath: config.checkReport,
     webhookPath: config.alertWebhookPath,
     env,
@@ -65,6 +83,7 @@ function main(): void {
     n8nApiKey: apiKey,
     starters: config.starters,
     workflowApiUrl: config.workflowApiUrl ?? (config.mockApiSocket ? undefined : config.mockApiUrl),
+    tutor,
   });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
@@ -76,6 +95,7 @@ function main(): void {
       `console listening on http://${host}:${info.port} (mock API: ${api.describe}; test alerts to /webhook/${config.alertWebhookPath}${login})\n`,
     );
     feed.start();
+    tutor?.start();
   });
   server.on('error', (err) => {
     process.stderr.write(`console: cannot listen on ${config.host}:${config.port}: ${err.message}\n`);
@@ -85,6 +105,7 @@ function main(): void {
   const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort, lookup);
   const stop = (signal: string) => {
     feed.stop();
+    tutor?.stop();
     api.close();
     gate?.close();
     // A running check is ended first (SIGTERM, SIGKILL after 5 s): no checker outlives its console.
@@ -116,6 +137,14 @@ function startGate(config: ConsoleConfig, port: number, lookup: LookupFunction |
   return gate;
 }
 
+/** The tutor's runs file not written: said once until the reason changes (the panel says it too). */
+let lastWriteError = '';
+function sayOnce(error: Error): void {
+  if (error.message === lastWriteError) return;
+  lastWriteError = error.message;
+  process.stderr.write(`console: the runs file cannot be written: ${error.message}\n`);
+}
+
 /** A refused n8n address, said once a minute at most: a browser retries its push connection every few seconds. */
 let lastRefusal = { text: '', at: 0 };
 function sayRefused(error: OutsideSubnetError): void {
@@ -126,3 +155,17 @@ function sayRefused(error: OutsideSubnetError): void {
 }
 
 main();
+
+/**
+ * The identity system's fixed directory, read from an in-process mock API (the same code as the lab's):
+ * the tutor never asks the lab's mock API, whose journal it judges runs by.
+ */
+function directoryIdentity(): (user: string) => Promise<Record<string, unknown> | null> {
+  const directory = createApp(defaultDeps());
+  return async (user) => {
+    const answer = await directory.request(`/identity/${encodeURIComponent(user)}`);
+    if (answer.status !== 200) return null;
+    const body: unknown = await answer.json();
+    return typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body)) : null;
+  };
+}

@@ -51,6 +51,11 @@ export function renderPage(token: string, options: { starters: boolean } = { sta
     </div>
     <div id="approvals"><p class="empty">No approval requests.</p></div>
   </section>
+  <section class="card wide" id="runs-card" hidden>
+    <h2>Your runs <small>each run of your workflow explained as it ends, newest first</small></h2>
+    <p id="runs-trouble" class="runs-trouble" role="status" hidden></p>
+    <div id="runs" class="runs"></div>
+  </section>
   <section class="card">
     <h2>Blocklist <small>time left on the service clock</small></h2>
     <table><thead><tr><th>IP</th><th>event</th><th>expires</th><th>left</th></tr></thead>

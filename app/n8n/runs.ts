@@ -22,7 +22,8 @@ const RunEntrySchema = z.looseObject({
   data: z.looseObject({ main: z.array(z.unknown()).optional() }).nullish(),
 });
 
-const ExecutionSchema = z.looseObject({
+/** An execution as n8n's public API gives it with its data (`includeData=true`); only what the lab reads is typed. */
+export const ExecutionSchema = z.looseObject({
   id: z.union([z.string(), z.number()]),
   status: z.string(),
   workflowId: z.string().nullish(),
@@ -37,7 +38,7 @@ const ExecutionSchema = z.looseObject({
     .nullish(),
   workflowData: z.looseObject({ nodes: z.array(WorkflowNodeSchema) }).nullish(),
 });
-type Execution = z.infer<typeof ExecutionSchema>;
+export type Execution = z.infer<typeof ExecutionSchema>;
 
 const SummarySchema = z.looseObject({ status: z.string() });
 const ItemSchema = z.looseObject({ json: z.unknown() });

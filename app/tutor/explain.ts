@@ -23,6 +23,29 @@ export interface ExplainInput {
   overlapping: boolean;
   /** The alert's user as the identity system answers it; null when it does not know them. */
   identity: Record<string, unknown> | null;
+  /** When (this host's clock, ms) the state was read: with the state's `now`, the mock API's clock. */
+  stateReadAt?: number;
+}
+
+/** A difference of clocks below this is the time the state took to come, not a moved clock. */
+const CLOCK_MOVED_MS = 2000;
+/** The margin of a window shifted to a moved clock: the shift is known only as well as that. */
+const SHIFT_MARGIN_MS = 250;
+
+/**
+ * The run's window on the mock API's clock, which a trainer may have moved (its journal and records carry
+ * that clock's times, n8n's run its own): shifted by the difference the state's `now` shows.
+ */
+function serviceWindow(input: ExplainInput): { startedAt: string; stoppedAt: string | null } {
+  const now = (input.state as { now?: unknown }).now;
+  const offset = typeof now === 'string' ? Date.parse(now) - (input.stateReadAt ?? Date.now()) : 0;
+  const { startedAt, stoppedAt } = input.detail.head;
+  if (!Number.isFinite(offset) || Math.abs(offset) < CLOCK_MOVED_MS) return { startedAt, stoppedAt };
+  const shift = (iso: string, margin: number) => new Date(Date.parse(iso) + offset + margin).toISOString();
+  return {
+    startedAt: shift(startedAt, -SHIFT_MARGIN_MS),
+    stoppedAt: stoppedAt === null ? null : shift(stoppedAt, SHIFT_MARGIN_MS),
+  };
 }
 
 const ENDED = new Set(['success', 'error', 'canceled', 'crashed']);
@@ -99,10 +122,10 @@ export function explainRun(input: ExplainInput): Explanation {
   const run = detail.view;
   const alert = asObject(detail.trigger?.body);
   const eventId = typeof alert?.event_id === 'string' ? alert.event_id : null;
-  const window = { startedAt: detail.head.startedAt, stoppedAt: detail.head.stoppedAt };
+  const window = serviceWindow(input);
   const requests = runRequests(state, window, eventId);
   const scoped = scopedState(state, requests, eventId, window);
-  const startedMs = Date.parse(detail.head.startedAt);
+  const startedMs = Date.parse(window.startedAt);
   const caseBefore = state.cases.some(
     (c) => c.event_id === eventId && typeof c.created_at === 'string' && Date.parse(c.created_at) < startedMs,
   );
@@ -241,7 +264,10 @@ function evidenceOf(
   };
   const firstSeq = requests[0]?.seq ?? Number.MAX_SAFE_INTEGER;
   const state = duplicate
-    ? { ...scoped, journal: [...earlierDelivery(scoped, detail.head.startedAt, firstSeq), ...requests] }
+    ? {
+        ...scoped,
+        journal: [...earlierDelivery(scoped, serviceWindow(input).startedAt, firstSeq), ...requests],
+      }
     : scoped;
   const request = scoped.notifications.find((n) => typeof n.resume_url === 'string');
   const requestedAt = typeof request?.accepted_at === 'string' ? request.accepted_at : null;

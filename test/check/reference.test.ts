@@ -13,8 +13,8 @@ import { notListeningMessage } from '../../app/check/scenario-check.js';
 import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { CheckReportSchema } from '../../app/check-report/report.js';
 import { startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
-import type { GuideNode } from '../../app/workflow/guide/kinds.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
+import type { GuideNode } from '../../app/workflow/guide/kinds.js';
 import { spawnNode, startService } from '../helpers/service-process.js';
 import { checkOptions, checkReference, TEST_TIMING } from './check-helpers.js';
 

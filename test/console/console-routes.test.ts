@@ -27,6 +27,7 @@ const ROUTES = [
   'POST /api/check',
   'GET /api/stages',
   'POST /api/starter',
+  'GET /api/runs',
 ].sort();
 
 /** The app's routes but its middleware (the guard, on every path), each once (a validator is a second entry). */
@@ -38,7 +39,7 @@ describe("the console's routes", () => {
     ['with n8n’s key', { n8nApiKey: 'a-key' }],
     ['without it', {}],
     ['with starters off', { n8nApiKey: 'a-key', starters: 'off' as const }],
-  ])('are the seventeen the page uses, %s', (_, extra) => {
+  ])('are the eighteen the page uses, %s', (_, extra) => {
     expect(routesOf(createConsoleApp({ ...base, ...extra }))).toEqual(ROUTES);
   });
 

@@ -34,6 +34,7 @@ const NOT_CONSOLE = new Set([
   'Run',
   'Your workflows stay.',
   'Download',
+  'Execute workflow',
 ]);
 
 /** The text a reader sees in an HTML page: no script or style, no tags, entities decoded, spaces collapsed. */

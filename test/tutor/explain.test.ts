@@ -159,6 +159,25 @@ describe('a run explained', () => {
     ]);
   });
 
+  it("with the mock API's clock moved on (the console's Move the clock): the run's requests are still its own", async () => {
+    await mock().request('POST', '/control/clock', { advance_minutes: 30 });
+    const h = await whole();
+    const e = await explain(await answer('approve', await send(h, alert())));
+    expect(e).toMatchObject({ kind: 'positive', verdict: 'as-asked' });
+    expect(e.received.map((r) => r.request.split(' ')[1])).toContain('/blocklist');
+    // The control: the same state judged as if its clock had not moved: only the request naming the event
+    // (GET /cases/<event_id>) is still the run's, its block is not.
+    const detail = detailOf(h.runs[0] as SimulatedRun);
+    const unshifted = explainRun({
+      detail,
+      state: await state(),
+      overlapping: false,
+      identity: { user: LAB_USER },
+      stateReadAt: Date.now() + 30 * 60_000,
+    });
+    expect(unshifted.received.map((r) => r.request.split(' ')[1])).not.toContain('/blocklist');
+  });
+
   it('a broken variant (Block for an hour), approved: unmet at Block, with want and got and the node', async () => {
     const h = await whole(REFERENCE_VARIANTS['block-for-an-hour'].reference);
     const e = await explain(await answer('approve', await send(h, alert())));

@@ -17,6 +17,7 @@ import {
   setStages,
 } from './check-panel.js';
 import { $, fill, h, input, say, time } from './dom.js';
+import { renderRuns } from './runs-panel.js';
 
 type Case = NonNullable<ConsoleView['state']>['cases'][number];
 interface Answer {
@@ -307,6 +308,7 @@ function connect(): void {
   });
   es.addEventListener('check-run', (e) => renderRun(JSON.parse(e.data)));
   es.addEventListener('check-line', (e) => addLine(JSON.parse(e.data)));
+  es.addEventListener('runs', (e) => renderRuns(JSON.parse(e.data)));
   es.onerror = () => {
     $('conn').textContent = 'reconnecting…';
     $('conn').dataset.state = 'down';

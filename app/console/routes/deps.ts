@@ -1,5 +1,6 @@
 import type { MockApiClient } from '../../mock-api-client/client.js';
 import type { Starters } from '../../n8n/starter.js';
+import type { RunTutor } from '../../tutor/tutor.js';
 import type { CheckRunner } from '../check-run.js';
 import type { StateFeed } from '../feed.js';
 import type { Sessions } from '../session.js';
@@ -28,6 +29,8 @@ export interface ConsoleDeps {
   stopRuns?: () => Promise<number>;
   /** The Check control: runs the stage checker as a child process, one run at a time. */
   checks?: CheckRunner;
+  /** The tutor of the trainee's runs (with n8n's API key): GET /api/runs and the `runs` events. */
+  tutor?: RunTutor | undefined;
   /** n8n's public-API key: the Add a starter control adds the starter with it. */
   n8nApiKey?: string | undefined;
   /** LAB_STARTERS: `off` leaves the Add a starter control off the page and refuses it (default on). */

@@ -1,0 +1,175 @@
+/**
+ * The tutor's view of n8n's runs (app/n8n/run-feed.ts) against a stand-in of n8n 2.41.1's public API on
+ * loopback (real HTTP, its X-N8N-API-KEY header, its list that leaves running executions out unless asked
+ * with status=running): the newest runs without their data, running and waiting ones included, once each;
+ * one run with its data as a RunDetail (its nodes in run order, the editor's address, the workflow's name,
+ * the Webhook node's item, how it started); a run that is gone is null; a refused key and a silent n8n throw.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { n8nRunFeed } from '../../app/n8n/run-feed.js';
+import { type Call, type StandIn, send, standIn } from './stand-in.js';
+
+const head = (id: string, status: string, startedAt: string, mode = 'webhook') => ({
+  id,
+  finished: status === 'success',
+  mode,
+  startedAt,
+  stoppedAt: status === 'running' ? null : startedAt.replace('.000Z', '.900Z'),
+  workflowId: 'WF1',
+  status,
+});
+const ENDED = [
+  head('41', 'error', '2026-11-26T10:00:41.000Z', 'manual'),
+  head('40', 'success', '2026-11-26T10:00:40.000Z'),
+];
+// n8n 2.41.1's unfiltered list holds waiting runs too: the waiting one below is listed twice.
+const WAITING = [head('42', 'waiting', '2026-11-26T10:00:42.000Z')];
+const RUNNING = [head('43', 'running', '2026-11-26T10:00:43.000Z')];
+
+const alert = { event_id: 'evt-1', user: 'lab-admin', source_ip: '203.0.113.7', confidence: 92 };
+const detail41 = {
+  ...ENDED[0],
+  workflowData: {
+    name: 'Suspicious Login Response',
+    nodes: [
+      {
+        id: 'n-hook',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        parameters: { path: 'suspicious-login' },
+      },
+      {
+        id: 'n-who',
+        name: 'Enrich',
+        type: 'n8n-nodes-base.httpRequest',
+        parameters: { url: '={{ $json.api }}/identity/x' },
+      },
+    ],
+  },
+  data: {
+    resultData: {
+      lastNodeExecuted: 'Enrich',
+      runData: {
+        // Out of order on purpose: the order is the run's.
+        Enrich: [{ startTime: 2, executionIndex: 1, error: { message: 'ECONNREFUSED' }, data: null }],
+        Webhook: [
+          {
+            startTime: 1,
+            executionIndex: 0,
+            data: {
+              main: [[{ json: { headers: { host: 'n8n' }, body: alert } }, { json: { second: true } }]],
+            },
+          },
+        ],
+      },
+    },
+  },
+};
+
+let n8n: StandIn;
+let down: StandIn;
+const listCalls = (calls: Call[]) => calls.filter((c) => c.url.startsWith('/api/v1/executions?'));
+
+beforeAll(async () => {
+  n8n = await standIn((call, res) => {
+    if (call.headers['x-n8n-api-key'] !== 'good-key') return send(res, 401, { message: 'unauthorized' });
+    const url = new URL(call.url, 'http://n8n');
+    if (url.pathname === '/api/v1/executions') {
+      const status = url.searchParams.get('status');
+      const data = status === 'running' ? RUNNING : status === 'waiting' ? WAITING : [...WAITING, ...ENDED];
+      return send(res, 200, { data: data.slice(0, Number(url.searchParams.get('limit'))), nextCursor: null });
+    }
+    if (url.pathname === '/api/v1/executions/41' && url.searchParams.get('includeData') === 'true')
+      return send(res, 200, detail41);
+    return send(res, 404, { message: 'Not Found' });
+  }, 'file');
+  down = await standIn((_, res) => send(res, 503, { message: 'n8n is starting' }), 'file');
+});
+
+const feed = (apiKey = 'good-key', url = n8n.url) =>
+  n8nRunFeed({ n8nUrl: url, apiKey, editorUrl: 'http://127.0.0.1:5678/' });
+
+describe("the tutor's n8n runs", () => {
+  it('lists the newest runs once each, running and waiting ones included, without their data', async () => {
+    n8n.calls.length = 0;
+    const recent = await feed().recent(20);
+    expect(recent.map((r) => [r.id, r.status])).toEqual([
+      ['43', 'running'],
+      ['42', 'waiting'],
+      ['41', 'error'],
+      ['40', 'success'],
+    ]);
+    expect(recent[2]).toEqual({
+      id: '41',
+      status: 'error',
+      startedAt: '2026-11-26T10:00:41.000Z',
+      stoppedAt: '2026-11-26T10:00:41.900Z',
+      workflowId: 'WF1',
+      mode: 'manual',
+    });
+    const asked = listCalls(n8n.calls).map((c) => new URL(c.url, 'http://n8n').searchParams);
+    expect(asked.map((q) => q.get('status')).sort()).toEqual([null, 'running', 'waiting'].sort());
+    expect(asked.every((q) => q.get('includeData') === 'false' && q.get('limit') === '20')).toBe(true);
+    // Control: the limit holds over the merged lists.
+    expect((await feed().recent(2)).map((r) => r.id)).toEqual(['43', '42']);
+  });
+
+  it("gives one run with its data: nodes in run order, the editor's address, the workflow, the Webhook's item", async () => {
+    const detail = await feed().detail('41');
+    expect(detail).toEqual({
+      head: {
+        id: '41',
+        status: 'error',
+        startedAt: '2026-11-26T10:00:41.000Z',
+        stoppedAt: '2026-11-26T10:00:41.900Z',
+        workflowId: 'WF1',
+        mode: 'manual',
+      },
+      view: {
+        id: '41',
+        url: 'http://127.0.0.1:5678/workflow/WF1/executions/41',
+        status: 'error',
+        lastNode: 'Enrich',
+        nodes: [
+          {
+            id: 'n-hook',
+            name: 'Webhook',
+            type: 'n8n-nodes-base.webhook',
+            error: null,
+            output: [{ headers: { host: 'n8n' }, body: alert }, { second: true }],
+            url: null,
+          },
+          {
+            id: 'n-who',
+            name: 'Enrich',
+            type: 'n8n-nodes-base.httpRequest',
+            error: 'ECONNREFUSED',
+            output: [],
+            url: '={{ $json.api }}/identity/x',
+          },
+        ],
+      },
+      workflow: 'Suspicious Login Response',
+      trigger: { headers: { host: 'n8n' }, body: alert },
+    });
+    const asked = n8n.calls.filter((c) => c.url.startsWith('/api/v1/executions/41'));
+    expect(asked.at(-1)?.url).toBe('/api/v1/executions/41?includeData=true');
+  });
+
+  it('a run that is gone is null; a refused key and an n8n that does not answer throw, saying which', async () => {
+    expect(await feed().detail('99')).toBeNull();
+    await expect(feed('bad-key').recent(20)).rejects.toThrow(
+      /n8n answered 401 to GET \/api\/v1\/executions: unauthorized/,
+    );
+    await expect(feed('good-key', down.url).recent(20)).rejects.toThrow(/503/);
+    await expect(feed('good-key', 'http://127.0.0.1:9').detail('41')).rejects.toThrow(
+      /n8n unreachable at http:\/\/127\.0\.0\.1:9/,
+    );
+    // The key never leaves in a message.
+    const refused: unknown = await feed('bad-key')
+      .recent(20)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String(refused)).not.toContain('bad-key');
+  });
+});
