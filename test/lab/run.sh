@@ -7,9 +7,10 @@
 #      (test/lab/guide-shots.sh); a scripted trainee builds the workflow in three steps, the first in
 #      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; starters per stage
 #      taken on through the guide's next stage, and a failing check's link to its run opened in Chromium
-#      (test/lab/starters.sh); `make solution` refused while the
-#      trainee holds the path; the hardening inside every container; who reaches the mock API; `make
-#      reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
+#      (test/lab/starters.sh); the console's Your runs panel in Chromium, each run explained within 2 s
+#      of its end, held to n8n's own record, with its figures (test/lab/tutor.sh, ~4 min); `make solution`
+#      refused while the trainee holds the path; the hardening inside every container; who reaches the mock
+#      API; `make reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
 #      restore); `make down`;
 #   2. the class (test/lab/class.sh): three labs from a roster, isolated from each other, each console
 #      behind its own secret; the matrix, a reset and a check in one lab while another checks; the live
@@ -20,8 +21,8 @@
 # The commands run inside the engine's network namespace, where its published ports live, as they would
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
-# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep, walls (each on a lab
-# of its own: see the parts below). Ends with the line "N passed, N failed".
+# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep, walls, tutor (each
+# on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -50,6 +51,8 @@ LOG_TAG=lab-test
 . test/lab/walls.sh
 # shellcheck source=secrets.sh
 . test/lab/secrets.sh
+# shellcheck source=tutor.sh
+. test/lab/tutor.sh
 
 # The approval time limit of the labs' workflows; n8n checks due waits once a minute on top of it.
 export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20}
@@ -75,6 +78,7 @@ cleanup() {
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
   [ -n "${BOARD_PID:-}" ] && kill "$BOARD_PID" 2>/dev/null
   walls_stop
+  tutor_stop
   if engine_answers; then
     for name in "" a b c offline; do LAB=$name LAB_FORCE_DOWN=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
@@ -92,7 +96,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 # The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
-case " $PARTS " in *" exercise "* | *" guide "* | *" starters "*) ensure_chromium lab-test ;; esac
+case " $PARTS " in *" exercise "* | *" guide "* | *" starters "* | *" tutor "*) ensure_chromium lab-test ;; esac
 test_engine_up
 
 # --- images ----------------------------------------------------------------------------------------
@@ -134,6 +138,7 @@ case " $PARTS " in *" exercise "*)
   exercise_guide_shots
   exercise_build
   exercise_starters
+  exercise_tutor
   exercise_isolation
   exercise_walls
   exercise_secrets
@@ -177,6 +182,15 @@ case " $PARTS " in *" walls "*)
   exercise_down
   ;;
 esac
+# LAB_TEST_PARTS=tutor: only the tutor's Your runs panel, in Chromium, with its figures, on a lab of its own
+# (make up, the tutor, make down, the runs kept on the host: about 5 minutes; test/lab/tutor.sh).
+case " $PARTS " in *" tutor "*)
+  exercise_up
+  exercise_tutor
+  exercise_down
+  tutor_kept
+  ;;
+esac
 case " $PARTS " in *" class "*)
   class_up
   class_isolation
@@ -198,5 +212,6 @@ echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compo
   "make restore ${RESTORE_SECONDS:-?} s (with its save first, on a lab holding the trainee's workflows ${RESTORE_EDIT_SECONDS:-?} s); make down ${DOWN_SECONDS:-?} s;" \
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
-  "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB; total ${SECONDS} s"
+  "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB;" \
+  "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); total ${SECONDS} s"
 summary

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { webhookUrl } from '../../driver/webhook-path.js';
@@ -25,7 +26,8 @@ export function alertRoutes(deps: AlertDeps): Hono {
   const alertUrl = webhookUrl(deps.n8nUrl, deps.alertWebhookPath ?? RESPONSE_WEBHOOK_PATH);
   return new Hono().post('/', jsonBody(AlertBody), async (c) => {
     const b = c.req.valid('json');
-    const eventId = `evt-console-${Date.now().toString(36)}`;
+    // The time, and a random part: two clicks within one millisecond are two alerts, not one delivered twice.
+    const eventId = `evt-console-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     const payload = alertPayload({ eventId, sourceIp: LAB_ADDRESS, user: LAB_USER }, TEST_ALERTS[b.kind]);
     try {
       const res = await (deps.fetchImpl ?? fetch)(alertUrl, {
