@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Health } from '../api/schemas/health.js';
 import type { State } from '../api/schemas/state.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
+import { ListenedPoll } from '../tool-kit/listened-poll.js';
 import { approvalsOf, type ConsoleView, type Decision } from './view.js';
 
 export interface FeedOptions {
@@ -20,20 +21,19 @@ export interface FeedOptions {
 export class StateFeed {
   readonly #opts: FeedOptions;
   readonly #now: () => number;
-  readonly #listeners = new Set<(view: ConsoleView) => void>();
+  readonly #listened: ListenedPoll<ConsoleView>;
   readonly #decisions = new Map<string, Decision>();
   #view: ConsoleView;
   #etag: string | undefined;
   #fingerprint = '';
   #checkStamp = '';
-  #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
-  #started = false;
 
   constructor(opts: FeedOptions) {
     this.#opts = opts;
     this.#now = opts.realNow ?? Date.now;
+    this.#listened = new ListenedPoll(opts.pollMs, () => void this.refresh());
     this.#view = {
       version: 0,
       source: opts.api.describe,
@@ -50,40 +50,22 @@ export class StateFeed {
     return this.#view;
   }
 
-  /** True while the feed polls on its own: started, and someone listening. */
+  /** True while it polls on its own: started, and someone listening. */
   get polling(): boolean {
-    return this.#timer !== undefined;
+    return this.#listened.polling;
   }
 
   subscribe(listener: (view: ConsoleView) => void): () => void {
-    this.#listeners.add(listener);
-    this.#follow();
-    return () => {
-      this.#listeners.delete(listener);
-      this.#follow();
-    };
+    return this.#listened.subscribe(listener);
   }
 
-  /** Polls every pollMs from now on while anyone listens (at once when someone does). */
+  /** Polls every pollMs from now on while anyone listens (at once when the first listener comes). */
   start(): void {
-    this.#started = true;
-    this.#follow();
+    this.#listened.start();
   }
 
   stop(): void {
-    this.#started = false;
-    this.#follow();
-  }
-
-  #follow(): void {
-    const wanted = this.#started && this.#listeners.size > 0;
-    if (wanted && this.#timer === undefined) {
-      this.#timer = setInterval(() => void this.refresh(), this.#opts.pollMs);
-      void this.refresh();
-    } else if (!wanted && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
+    this.#listened.stop();
   }
 
   recordDecision(resumeUrl: string, decision: Decision): void {
@@ -148,7 +130,7 @@ export class StateFeed {
     if (!changed) return;
     next.version = this.#view.version + 1;
     this.#view = next;
-    for (const listener of this.#listeners) listener(next);
+    this.#listened.tell(next);
   }
 
   #blockDue(): boolean {

@@ -10,6 +10,7 @@
 import { hasEnded, type RunDetail, type RunFeed, type RunHead } from '../driver/run-watch.js';
 import type { ApiCaller } from '../mock-api-client/client.js';
 import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
+import { ListenedPoll } from '../tool-kit/listened-poll.js';
 import { type ExplainInput, explainRun, fromChecker } from './explain.js';
 import { type Explanation, summaryOf } from './explanation.js';
 import { RunsLedger } from './runs-file.js';
@@ -64,7 +65,7 @@ export class RunTutor {
   readonly #ledger: RunsLedger | null;
   readonly #pollMs: number;
   readonly #onWriteError: ((error: Error) => void) | undefined;
-  readonly #listeners = new Set<(view: TutorView) => void>();
+  readonly #listened: ListenedPoll<TutorView>;
   /** Each run's status when it was last fetched (explained, or found to be the checker's or gone). */
   readonly #seen = new Map<string, string>();
   /** The windows of the runs last listed: another run's overlap makes a run's requests uncertain. */
@@ -75,10 +76,8 @@ export class RunTutor {
   readonly #identityOf: (user: string) => Promise<Record<string, unknown> | null>;
   #runs: Explanation[] = [];
   #view: TutorView = { version: 0, trouble: null, runs: [] };
-  #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
-  #started = false;
 
   constructor(options: TutorOptions) {
     this.#feed = options.feed;
@@ -87,6 +86,7 @@ export class RunTutor {
     this.#explain = options.explain ?? explainRun;
     this.#ledger = options.runsFile ? new RunsLedger(options.runsFile) : null;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#listened = new ListenedPoll(this.#pollMs, () => void this.refresh());
     this.#onWriteError = options.onWriteError;
   }
 
@@ -94,40 +94,22 @@ export class RunTutor {
     return this.#view;
   }
 
-  /** True while the tutor polls on its own: started, and someone listening. */
+  /** True while it polls on its own: started, and someone listening. */
   get polling(): boolean {
-    return this.#timer !== undefined;
+    return this.#listened.polling;
   }
 
   subscribe(listener: (view: TutorView) => void): () => void {
-    this.#listeners.add(listener);
-    this.#follow();
-    return () => {
-      this.#listeners.delete(listener);
-      this.#follow();
-    };
+    return this.#listened.subscribe(listener);
   }
 
-  /** Polls every pollMs from now on while anyone listens; the first listener catches up at once. */
+  /** Polls every pollMs from now on while anyone listens (at once when the first listener comes). */
   start(): void {
-    this.#started = true;
-    this.#follow();
+    this.#listened.start();
   }
 
   stop(): void {
-    this.#started = false;
-    this.#follow();
-  }
-
-  #follow(): void {
-    const wanted = this.#started && this.#listeners.size > 0;
-    if (wanted && this.#timer === undefined) {
-      this.#timer = setInterval(() => void this.refresh(), this.#pollMs);
-      void this.refresh();
-    } else if (!wanted && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
+    this.#listened.stop();
   }
 
   /** Polls now; a call during a poll runs one more after it. Never rejects. */
@@ -169,7 +151,7 @@ export class RunTutor {
     const trouble = progress.trouble ?? this.#note;
     if (!changed && trouble === this.#view.trouble) return;
     this.#view = { version: this.#view.version + 1, trouble, runs: this.#runs };
-    for (const listener of this.#listeners) listener(this.#view);
+    this.#listened.tell(this.#view);
   }
 
   /**

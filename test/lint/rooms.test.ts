@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
    * The tutor: each run a trainee makes, read from n8n's execution data and the mock API's journal, judged
    * by the checker's own expectations, explained as it ends; its file for the class tools.
    */
-  tutor: ['check', 'check-report', 'driver', 'judging', 'mock-api-client', 'stages', 'workflow'],
+  tutor: ['check', 'check-report', 'driver', 'judging', 'mock-api-client', 'stages', 'workflow', 'tool-kit'],
   /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
   acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
   /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
