@@ -18,10 +18,9 @@ export interface FeedOptions {
  * the view changes. One poller for any number of browser tabs, and none while no tab is open: an idle
  * lab's console costs its host nothing (a class of sixteen on one host is sixteen idle consoles).
  */
-export class StateFeed {
+export class StateFeed extends ListenedPoll<ConsoleView> {
   readonly #opts: FeedOptions;
   readonly #now: () => number;
-  readonly #listened: ListenedPoll<ConsoleView>;
   readonly #decisions = new Map<string, Decision>();
   #view: ConsoleView;
   #etag: string | undefined;
@@ -31,9 +30,9 @@ export class StateFeed {
   #again = false;
 
   constructor(opts: FeedOptions) {
+    super(opts.pollMs);
     this.#opts = opts;
     this.#now = opts.realNow ?? Date.now;
-    this.#listened = new ListenedPoll(opts.pollMs, () => void this.refresh());
     this.#view = {
       version: 0,
       source: opts.api.describe,
@@ -50,22 +49,8 @@ export class StateFeed {
     return this.#view;
   }
 
-  /** True while it polls on its own: started, and someone listening. */
-  get polling(): boolean {
-    return this.#listened.polling;
-  }
-
-  subscribe(listener: (view: ConsoleView) => void): () => void {
-    return this.#listened.subscribe(listener);
-  }
-
-  /** Polls every pollMs from now on while anyone listens (at once when the first listener comes). */
-  start(): void {
-    this.#listened.start();
-  }
-
-  stop(): void {
-    this.#listened.stop();
+  protected tick(): void {
+    void this.refresh();
   }
 
   recordDecision(resumeUrl: string, decision: Decision): void {
@@ -130,7 +115,7 @@ export class StateFeed {
     if (!changed) return;
     next.version = this.#view.version + 1;
     this.#view = next;
-    this.#listened.tell(next);
+    this.tell(next);
   }
 
   #blockDue(): boolean {

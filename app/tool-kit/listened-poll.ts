@@ -1,18 +1,20 @@
 /**
  * A poll that runs only while it is started and someone listens (an idle console asks nothing of anyone):
- * every `ms` from then on, and at once when the first listener comes; listeners are told what `tell` gives.
+ * `tick` every `ms` from then on, and at once when the first listener comes; listeners are told what
+ * `tell` gives. The console's state feed and the tutor are such polls.
  */
-export class ListenedPoll<V> {
+export abstract class ListenedPoll<V> {
   readonly #listeners = new Set<(view: V) => void>();
   readonly #ms: number;
-  readonly #poll: () => void;
   #timer: NodeJS.Timeout | undefined;
   #started = false;
 
-  constructor(ms: number, poll: () => void) {
+  constructor(ms: number) {
     this.#ms = ms;
-    this.#poll = poll;
   }
+
+  /** One poll. */
+  protected abstract tick(): void;
 
   /** True while it polls: started, and someone listening. */
   get polling(): boolean {
@@ -38,15 +40,15 @@ export class ListenedPoll<V> {
     this.#follow();
   }
 
-  tell(view: V): void {
+  protected tell(view: V): void {
     for (const listener of this.#listeners) listener(view);
   }
 
   #follow(): void {
     const wanted = this.#started && this.#listeners.size > 0;
     if (wanted && this.#timer === undefined) {
-      this.#timer = setInterval(this.#poll, this.#ms);
-      this.#poll();
+      this.#timer = setInterval(() => this.tick(), this.#ms);
+      this.tick();
     } else if (!wanted && this.#timer !== undefined) {
       clearInterval(this.#timer);
       this.#timer = undefined;

@@ -58,14 +58,12 @@ interface Progress {
   note: string | null;
 }
 
-export class RunTutor {
+export class RunTutor extends ListenedPoll<TutorView> {
   readonly #feed: RunFeed;
   readonly #api: ApiCaller;
   readonly #explain: (input: ExplainInput) => Explanation;
   readonly #ledger: RunsLedger | null;
-  readonly #pollMs: number;
   readonly #onWriteError: ((error: Error) => void) | undefined;
-  readonly #listened: ListenedPoll<TutorView>;
   /** Each run's status when it was last fetched (explained, or found to be the checker's or gone). */
   readonly #seen = new Map<string, string>();
   /** The windows of the runs last listed: another run's overlap makes a run's requests uncertain. */
@@ -80,13 +78,12 @@ export class RunTutor {
   #again = false;
 
   constructor(options: TutorOptions) {
+    super(options.pollMs ?? 1000);
     this.#feed = options.feed;
     this.#api = options.api;
     this.#identityOf = options.identityOf;
     this.#explain = options.explain ?? explainRun;
     this.#ledger = options.runsFile ? new RunsLedger(options.runsFile) : null;
-    this.#pollMs = options.pollMs ?? 1000;
-    this.#listened = new ListenedPoll(this.#pollMs, () => void this.refresh());
     this.#onWriteError = options.onWriteError;
   }
 
@@ -94,22 +91,8 @@ export class RunTutor {
     return this.#view;
   }
 
-  /** True while it polls on its own: started, and someone listening. */
-  get polling(): boolean {
-    return this.#listened.polling;
-  }
-
-  subscribe(listener: (view: TutorView) => void): () => void {
-    return this.#listened.subscribe(listener);
-  }
-
-  /** Polls every pollMs from now on while anyone listens (at once when the first listener comes). */
-  start(): void {
-    this.#listened.start();
-  }
-
-  stop(): void {
-    this.#listened.stop();
+  protected tick(): void {
+    void this.refresh();
   }
 
   /** Polls now; a call during a poll runs one more after it. Never rejects. */
@@ -151,7 +134,7 @@ export class RunTutor {
     const trouble = progress.trouble ?? this.#note;
     if (!changed && trouble === this.#view.trouble) return;
     this.#view = { version: this.#view.version + 1, trouble, runs: this.#runs };
-    this.#listened.tell(this.#view);
+    this.tell(this.#view);
   }
 
   /**
