@@ -26,8 +26,6 @@ export class StateFeed extends ListenedPoll<ConsoleView> {
   #etag: string | undefined;
   #fingerprint = '';
   #checkStamp = '';
-  #running: Promise<void> | undefined;
-  #again = false;
 
   constructor(opts: FeedOptions) {
     super(opts.pollMs);
@@ -49,32 +47,11 @@ export class StateFeed extends ListenedPoll<ConsoleView> {
     return this.#view;
   }
 
-  protected tick(): void {
-    void this.refresh();
-  }
-
   recordDecision(resumeUrl: string, decision: Decision): void {
     this.#decisions.set(resumeUrl, decision);
   }
 
-  /** Polls now (after an action); a call during a poll runs one more poll after it. */
-  refresh(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#poll();
-      } while (this.#again);
-    })().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
-  }
-
-  async #poll(): Promise<void> {
+  protected async poll(): Promise<void> {
     const next = { ...this.#view };
     let changed = false;
     try {

@@ -74,8 +74,6 @@ export class RunTutor extends ListenedPoll<TutorView> {
   readonly #identityOf: (user: string) => Promise<Record<string, unknown> | null>;
   #runs: Explanation[] = [];
   #view: TutorView = { version: 0, trouble: null, runs: [] };
-  #running: Promise<void> | undefined;
-  #again = false;
 
   constructor(options: TutorOptions) {
     super(options.pollMs ?? 1000);
@@ -91,28 +89,7 @@ export class RunTutor extends ListenedPoll<TutorView> {
     return this.#view;
   }
 
-  protected tick(): void {
-    void this.refresh();
-  }
-
-  /** Polls now; a call during a poll runs one more after it. Never rejects. */
-  refresh(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#poll();
-      } while (this.#again);
-    })().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
-  }
-
-  async #poll(): Promise<void> {
+  protected async poll(): Promise<void> {
     const progress: Progress = { changed: false, trouble: null, note: null };
     try {
       await this.#explainNew(progress);
