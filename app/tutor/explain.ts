@@ -184,7 +184,8 @@ export function explainRun(input: ExplainInput): Explanation {
       summary: `${held.ip} was blocked already, by the run of ${held.event_id}: Reset the lab (the console's Reset) before sending a positive alert again`,
     };
 
-  const evidence = evidenceOf(input, scoped, requests, classified.kind === 'duplicate_delivery');
+  const duplicateFrom = classified.kind === 'duplicate_delivery' ? window.startedAt : null;
+  const evidence = evidenceOf(input, scoped, requests, duplicateFrom);
   let unmet: Unmet | null = null;
   for (const x of classified.expectations) {
     const outcome = x.judge(evidence);
@@ -249,7 +250,8 @@ function evidenceOf(
   input: ExplainInput,
   scoped: StateReading,
   requests: JournalEntryReading[],
-  duplicate: boolean,
+  /** A duplicate's run began then (on the mock API's clock): its first delivery is before it. */
+  duplicateFrom: string | null,
 ): Evidence {
   const { detail } = input;
   const alert = asObject(detail.trigger?.body) ?? {};
@@ -263,12 +265,14 @@ function evidenceOf(
     approver: str(resumed?.approver),
   };
   const firstSeq = requests[0]?.seq ?? Number.MAX_SAFE_INTEGER;
-  const state = duplicate
-    ? {
-        ...scoped,
-        journal: [...earlierDelivery(scoped, serviceWindow(input).startedAt, firstSeq), ...requests],
-      }
-    : scoped;
+  const duplicate = duplicateFrom !== null;
+  const state =
+    duplicateFrom !== null
+      ? {
+          ...scoped,
+          journal: [...earlierDelivery(scoped, duplicateFrom, firstSeq), ...requests],
+        }
+      : scoped;
   const request = scoped.notifications.find((n) => typeof n.resume_url === 'string');
   const requestedAt = typeof request?.accepted_at === 'string' ? request.accepted_at : null;
   const marks: Marks = {
