@@ -18,7 +18,7 @@ N ?= 16
 quoted = '$(subst ','\'',$(value $(1)))'
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(error $(v) holds a '$$': a value given to make is data, and make would expand it; give it without '$$'))))
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check e2e-guide bench-lab bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check e2e-guide bench-lab bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore status stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 .PHONY: check-lab check-n8n check-reference check-workflow acceptance-lab acceptance-n8n acceptance-reference check-unknown acceptance-unknown
 
 # `make help`: each target's `## ` comment, under the `##@ ` heading above it (headings in the order they
@@ -28,7 +28,7 @@ help_names = $(sort $(shell sed -n 's/^[a-z0-9-]*:.*\#\# //p' $(MAKEFILE_LIST) |
 
 ##@ For trainers (the lab's commands need Docker, Compose v2 and make; LAB=<name> for one of several labs)
 
-up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the guide's finished workflow); LAB=<name>
+up: ## start a lab and print where things are: an exercise (LAB_MODE=demo publishes the guide's finished workflow); LAB=<name>; a lab of an earlier version is updated, nothing lost
 	bash docker/lab.sh up
 
 down: ## save the lab's workflows to saved/<lab>/ and its checks to reports/, then remove the lab (a failed save removes nothing; LAB_FORCE_DOWN=1)
@@ -72,6 +72,9 @@ save: ## every workflow of the lab, published or not, to saved/<lab>/<UTC time>/
 restore: ## save the lab first, then the latest save (or FROM=saved/<lab>/<time>) back into it, published ones published
 	bash docker/lab.sh restore
 
+status: ## this checkout's version, and each lab's: its version, whether it runs, what make up does with it (CHANGELOG.md)
+	bash docker/lab.sh status
+
 stop: ## stop the lab's containers for the night; workflows, login and settings are kept
 	bash docker/lab.sh stop
 
@@ -101,7 +104,7 @@ state: ## the mock API's /state, through the container
 logs: ## follow the lab's logs
 	bash docker/lab.sh logs
 
-class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, changes none that run
+class-up: ## a lab per trainee named in ROSTER=<file> (one name a line); adds missing labs, updates those of an earlier version, changes no other
 	bash docker/lab.sh class-up
 
 class-down: ## save (workflows and checks), then remove, every lab of ROSTER=<file>

@@ -5,6 +5,7 @@
 #                                    exercise | publish the reference workflows
 #   save | restore | stop | start     the workflows to saved/ | back from a save (FROM=) | keep all, stopped |
 #                                    started again
+#   status                           this checkout's version, and each lab's with what make up does with it
 #   check STAGE [ARGS] | acceptance [ARGS]    the stage checker | the matrix, inside the lab (the make
 #                                             targets decide the developers' ways: TARGET=n8n|reference)
 #   starter STAGE                    a workflow complete up to the stage before STAGE, added unpublished
@@ -14,7 +15,8 @@
 #   bundle                                                every image in one archive (LAB_BUNDLE)
 #
 # The parts, one concern each, are in docker/lab/: common, net (IPv4 arithmetic), settings, preflight
-# (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), class,
+# (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), update
+# (a lab of an earlier version brought to this one; make status), class,
 # board (the live class board and the class report), bundle.
 #
 # LAB_TRACE=1 traces every command, here and in the lab.sh run for each lab of a class (common.sh).
@@ -39,6 +41,8 @@ lab_trace
 . "$ROOT/docker/lab/lifecycle.sh"
 # shellcheck source=lab/keep.sh
 . "$ROOT/docker/lab/keep.sh"
+# shellcheck source=lab/update.sh
+. "$ROOT/docker/lab/update.sh"
 # shellcheck source=lab/class.sh
 . "$ROOT/docker/lab/class.sh"
 # shellcheck source=lab/board.sh
@@ -61,6 +65,8 @@ main() {
     restore) cmd_restore ;;
     stop) cmd_stop ;;
     start) cmd_start ;;
+    status) cmd_status ;;
+    status-line) need_docker && status_line ;;
     health) need_running_lab && api GET /health ;;
     state) need_running_lab && api GET /state ;;
     logs) need_docker && compose logs -f --tail=100 "$@" ;;
@@ -81,7 +87,7 @@ main() {
     class-board) cmd_class_board ;;
     roster) need_docker && cmd_roster ;;
     bundle) cmd_bundle ;;
-    *) die "usage: docker/lab.sh up|down|reset|solution|save|restore|stop|start|check STAGE|starter STAGE|acceptance|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-save|class-stop|class-start|class-restore|class-report|class-board|roster|bundle" ;;
+    *) die "usage: docker/lab.sh up|down|reset|solution|save|restore|stop|start|status|check STAGE|starter STAGE|acceptance|health|state|logs [service]|api METHOD PATH [JSON]|class-up|class-down|class-save|class-stop|class-start|class-restore|class-report|class-board|roster|bundle" ;;
   esac
 }
 

@@ -119,5 +119,17 @@ export const LAB_SETTINGS: readonly LabSetting[] = [
   LAB_CPUS,
 ];
 
+/**
+ * The appliance's version, declared here and nowhere else (CHANGELOG.md's newest entry, package.json and
+ * every image tag are held equal to it by test/lab-settings/copies.test.ts). What each part means to a
+ * trainer who updates (docker/lab/update.sh, CHANGELOG.md): MAJOR, the lab's layout (its services,
+ * volumes, networks or database): `make up` moves a lab of another major (saved, recreated, restored);
+ * MINOR, what runs in a lab (the lab's image, a pinned image): `make up` recreates the changed containers
+ * of an older lab in place, its volumes kept; PATCH, nothing a lab runs (host commands, docs).
+ */
+export const LAB_VERSION = '1.1.0';
+
 /** The lab's own image: the mock API, the console, the tools and the class board run it. */
-export const LAB_IMAGE = 'soar-lab/mock-api:1.0.0';
+export const LAB_IMAGE = `soar-lab/mock-api:${LAB_VERSION}`;
+/** The lab's walls (the Dockerfile's walls stage), tagged with the same version. */
+export const WALLS_IMAGE = `soar-lab/walls:${LAB_VERSION}`;

@@ -3,7 +3,14 @@
  * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate-cli.ts writes it,
  * test/lab-settings/shell.test.ts fails when the committed file is not this text.
  */
-import { CORES_PATTERN, LAB_IMAGE, LAB_SETTINGS, type LabSetting, WHOLE_PATTERN } from './settings.js';
+import {
+  CORES_PATTERN,
+  LAB_IMAGE,
+  LAB_SETTINGS,
+  LAB_VERSION,
+  type LabSetting,
+  WHOLE_PATTERN,
+} from './settings.js';
 
 /** Where the shell's copy lives, from the checkout's root. */
 export const SHELL_FILE = 'docker/lab/settings.generated.sh';
@@ -81,6 +88,8 @@ export function shellText(): string {
     );
   }
   lines.push(
+    "# This checkout's version (docker/lab/update.sh compares a lab's with it; CHANGELOG.md says what each changed).",
+    `LAB_VERSION=${plain(LAB_VERSION)}`,
     "# The lab's own image (the mock API, the console, the tools, the class board).",
     `LAB_IMAGE=${plain(LAB_IMAGE)}`,
   );

@@ -61,10 +61,11 @@ lab_sh() {
 
 lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab-$1" | grep -q .; }
 
-# Adds the missing labs and changes none that run: all are prepared first (names, slots, memory, secrets),
-# then started together, then each is waited for and set up.
+# Adds the missing labs and changes none that run but those of an earlier version, updated (docker/lab/
+# update.sh): all new ones are prepared first (names, slots, memory, secrets), then started together, then
+# each lab is waited for and set up.
 cmd_class_up() {
-  local start=$SECONDS name new=""
+  local start=$SECONDS name new="" out skip
   class_names accounts
   need_docker
   for name in $CLASS; do lab_running "$name" || new="$new $name"; done
@@ -76,7 +77,14 @@ cmd_class_up() {
     for name in $new; do lab_sh "$name" prepare || exit 1; done
     for name in $new; do LAB_SKIP_BUILD=1 lab_sh "$name" create || exit 1; done
   fi
-  for name in $CLASS; do LAB_SKIP_BUILD=1 lab_sh "$name" up >/dev/null || die "lab $name did not come up (make logs LAB=$name)"; done
+  # Each lab set up (and one of an earlier version updated: its one line shown); the lab's image is built
+  # (or found built) by the first only.
+  skip=""
+  for name in $CLASS; do
+    out=$(LAB_SKIP_BUILD=$skip lab_sh "$name" up) || die "lab $name did not come up (make logs LAB=$name)"
+    grep -E '^lab: (updated|moved) ' <<<"$out" || true
+    skip=1
+  done
   cmd_roster
   say "the class is up ($(echo "$CLASS" | wc -w) labs) after $(since "$start") s"
 }

@@ -166,9 +166,7 @@ cmd_restore() {
     die_with "$(tool_lines "$made")" "nothing was restored: what $(lab_title) holds now could not be saved first ($(first_said "$made"))"
   made=${made##*$'\n'}
   out=$(tools_run "${N8N_CLI[@]}" unpublish "${all[@]}" 2>&1) || die_with "$out" "could not prepare the restore: ${out##*$'\n'}"
-  # shellcheck disable=SC2016 # expanded by the container's shell
-  if ! out=$(tar -C "$from" -cf - workflows | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
-n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { cat "$d/log"; exit 1; }' 2>&1); then
+  if ! out=$(import_save "$from" 2>&1); then
     die_with "$out" "n8n's import into $(lab_title) failed: $(grep -v '^ *$' <<<"$out" | tail -n 1) (what it held before is saved in $(shown_path "$made")/)"
   fi
   if [ "${#published[@]}" -gt 0 ]; then
@@ -178,6 +176,13 @@ n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { cat "$
     sed 's/^/lab: /' <<<"$out"
   fi
   say "restored ${#all[@]} workflow(s) of $(shown_path "$from") into $(lab_title), ${#published[@]} published again, in $(since "$start") s; what it held before is saved in $(shown_path "$made")/ ($(save_summary "$made")): make restore$LAB_ARG FROM=$(shown_path "$made") brings it back"
+}
+
+# n8n's own import of a save's workflows into the lab (ids kept); its log on failure.
+import_save() {
+  # shellcheck disable=SC2016 # expanded by the container's shell
+  tar -C "$1" -cf - workflows | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
+n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { cat "$d/log"; exit 1; }'
 }
 
 cmd_stop() {
@@ -193,7 +198,10 @@ cmd_start() {
   need_docker
   lab_exists || die "$(lab_title) does not exist (make up$LAB_ARG starts a new one)"
   load_settings
+  # A lab of an earlier version (a git pull since make stop) is brought to this one first.
+  update_if_older
   compose_up_wait
+  [ -z "$MOVED_SAVE" ] || { n8n_setup; finish_move; }
   echo
   echo "Started: $(lab_title), $(since "$start") s from make start to ready, with its workflows."
   where_things_are

@@ -39,21 +39,25 @@ cmd_up() {
   if lab_exists; then
     load_settings
     same_settings_as_running
-    if lab_is_up && [ -n "$(env_value N8N_API_KEY)" ]; then
-      say "$(lab_title) is already up; nothing changed (make down$LAB_ARG, then make up$LAB_ARG, starts afresh)"
+    # A lab of an earlier version is brought to this one first (docker/lab/update.sh).
+    update_if_older
+    if [ -z "$UPDATED" ] && lab_is_up && [ -n "$(env_value N8N_API_KEY)" ]; then
+      say "$(lab_title) is already up, $(version_line); nothing changed (make down$LAB_ARG, then make up$LAB_ARG, starts afresh)"
       where_things_are
       return 0
     fi
-    say "some services of $(lab_title) are not up; starting what is stopped or missing (its workflows are kept; nothing that runs is recreated)"
+    [ -n "$UPDATED" ] ||
+      say "some services of $(lab_title) are not up; starting what is stopped or missing (its workflows are kept; nothing that runs is recreated)"
   else
     cmd_prepare
   fi
   cmd_create
   compose_up_wait
   n8n_setup
-  if [ "$LAB_MODE" = demo ]; then publish_solution; fi
+  [ -z "$MOVED_SAVE" ] || finish_move
+  if [ "$LAB_MODE" = demo ] && [ -z "$UPDATED" ]; then publish_solution; fi
   echo
-  echo "Up: $(lab_title), $(since "$start") s from make up to ready."
+  echo "Up: $(lab_title), version $LAB_VERSION, $(since "$start") s from make up to ready."
   where_things_are
 }
 

@@ -35,5 +35,7 @@ check_lab_cpus() {
   die "LAB_CPUS=$1 is not a number of cores from 0 to 64 with at most two decimals (0: no limit)${2:+ $2}"
 }
 
+# This checkout's version (docker/lab/update.sh compares a lab's with it; CHANGELOG.md says what each changed).
+LAB_VERSION=1.1.0
 # The lab's own image (the mock API, the console, the tools, the class board).
-LAB_IMAGE=soar-lab/mock-api:1.0.0
+LAB_IMAGE=soar-lab/mock-api:1.1.0

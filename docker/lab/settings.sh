@@ -135,6 +135,8 @@ ensure_env_file() {
       for name in $LAB_SETTINGS LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX; do
         echo "$name=${!name}"
       done
+      # The version that made the lab (docker/lab/update.sh brings an older one to the checkout's).
+      echo "LAB_VERSION=$LAB_VERSION"
       for name in N8N_ENCRYPTION_KEY POSTGRES_PASSWORD N8N_OWNER_EMAIL N8N_OWNER_PASSWORD; do
         echo "$name=$(lab_secret "$name" "$login")"
       done

@@ -102,13 +102,20 @@ compose() {
   [ "${FAKE_COMPOSE_FAIL:-}" != "$1" ] || { several_lines "compose $1" >&2; return 1; }
   case "$1" in
     version) echo 2.26.1 ;;
-    ps) running_id ;;
+    ps)
+      case "$*" in
+        *'{{.Service}}'*) [ -z "$(running_id)" ] || tr ' ' '\n' <<<"${FAKE_SERVICES:-console mock-api n8n postgres walls}" ;;
+        *) running_id ;;
+      esac
+      ;;
     run) shift; compose_run "$@" ;;
     cp)
       [ -f "$state/volumes/${project}_lab-reports/${2#console:/reports/}" ] || { echo "no such file" >&2; return 1; }
       cp "$state/volumes/${project}_lab-reports/${2#console:/reports/}" "$3"
       ;;
     down) rm -rf "$state/running" "$state/volumes/${project}_"* ;;
+    # `up` makes the lab's volumes (as compose does for a new lab) and runs it.
+    up) mkdir -p "$state/volumes/${project}_lab-reports" "$state/volumes/${project}_postgres-data" && touch "$state/running" ;;
     *) return 0 ;;
   esac
 }

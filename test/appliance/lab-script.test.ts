@@ -176,7 +176,7 @@ describe('docker/lab.sh', () => {
     const r = await lab(['frobnicate'], bin);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /usage: docker\/lab\.sh up\|down\|reset\|solution\|save\|restore\|stop\|start\|check STAGE/,
+      /usage: docker\/lab\.sh up\|down\|reset\|solution\|save\|restore\|stop\|start\|status\|check STAGE/,
     );
   });
 

@@ -22,6 +22,7 @@ const TRAINERS = [
   'starter',
   'save',
   'restore',
+  'status',
   'stop',
   'start',
   'solution',

@@ -13,8 +13,8 @@ const guide = readFileSync(`${ROOT}docs/kubernetes.md`, 'utf8');
 /** What the guide lacks of what a trainer needs. */
 function gaps(text: string): string[] {
   const needs: [string, RegExp][] = [
-    ['a registry push', /docker push registry\.example\/soar-lab\/mock-api:1\.0\.0/],
-    ['kind load', /kind load docker-image soar-lab\/mock-api:1\.0\.0/],
+    ['a registry push', /docker push registry\.example\/soar-lab\/mock-api:\d+\.\d+\.\d+/],
+    ['kind load', /kind load docker-image soar-lab\/mock-api:\d+\.\d+\.\d+/],
     ['a k3s import', /k3s ctr images import/],
     ['a registry login', /K8S_PULL_SECRET=/],
     ['what to back up', /## What to back up[\s\S]*labs\/k8s\/[\s\S]*secrets\.env/],

@@ -1,19 +1,20 @@
 /**
  * The copies of the lab settings that a format cannot import, held equal to app/lab-settings/settings.ts:
  * compose.yaml's `${NAME:-default}`, the Kubernetes base's configMap literals, every `soar-lab/mock-api:TAG`
- * (compose, the Kubernetes base, the host scripts, the tests' scripts, the docs) and the docs' settings
- * tables (`| \`NAME\` | \`default\` | ...`). Each check is also shown to fail on a broken copy.
+ * and `soar-lab/walls:TAG` (compose, the Kubernetes base, the host scripts, the tests' scripts, the docs),
+ * the docs' settings tables (`| \`NAME\` | \`default\` | ...`), and the version's copies: package.json's
+ * and CHANGELOG.md's newest entry. Each check is also shown to fail on a broken copy.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LAB_IMAGE, LAB_SETTINGS } from '../../app/lab-settings/settings.js';
+import { LAB_IMAGE, LAB_SETTINGS, LAB_VERSION, WALLS_IMAGE } from '../../app/lab-settings/settings.js';
 
 type Files = Record<string, string>;
 
 const DEFAULTS = new Map(LAB_SETTINGS.map((s) => [s.name, String(s.default)]));
 const NAMES = LAB_SETTINGS.map((s) => s.name).join('|');
-const [IMAGE_NAME] = LAB_IMAGE.split(':');
+const IMAGES = [LAB_IMAGE, WALLS_IMAGE];
 
 /** Every `${NAME:-value}` of a declared setting whose value is not the declared default. */
 function composeProblems(files: Files): string[] {
@@ -41,14 +42,29 @@ function literalProblems(files: Files): string[] {
   return found;
 }
 
-/** Every `soar-lab/mock-api:TAG` whose tag is not the declared image's. */
+/** Every `soar-lab/mock-api:TAG` or `soar-lab/walls:TAG` whose tag is not the declared image's. */
 function imageProblems(files: Files): string[] {
   const found: string[] = [];
-  for (const [path, text] of Object.entries(files)) {
-    for (const [image] of text.matchAll(new RegExp(`${IMAGE_NAME}:[A-Za-z0-9._-]*[A-Za-z0-9_]`, 'g'))) {
-      if (image !== LAB_IMAGE) found.push(`${path}: ${image}, declared ${LAB_IMAGE}`);
+  for (const declared of IMAGES) {
+    const [name] = declared.split(':');
+    for (const [path, text] of Object.entries(files)) {
+      for (const [image] of text.matchAll(new RegExp(`${name}:[A-Za-z0-9._-]*[A-Za-z0-9_]`, 'g'))) {
+        if (image !== declared) found.push(`${path}: ${image}, declared ${declared}`);
+      }
     }
   }
+  return found;
+}
+
+/** package.json's version and CHANGELOG.md's newest entry (its first `## <version>` heading), if not the declared one. */
+function versionProblems(files: Files): string[] {
+  const found: string[] = [];
+  const pkg = files['package.json'];
+  const changelog = files['CHANGELOG.md'];
+  const pkgVersion = pkg === undefined ? undefined : String(JSON.parse(pkg).version);
+  if (pkgVersion !== LAB_VERSION) found.push(`package.json: ${pkgVersion}, declared ${LAB_VERSION}`);
+  const newest = changelog?.match(/^## (\S+)/m)?.[1];
+  if (newest !== LAB_VERSION) found.push(`CHANGELOG.md: newest ${newest}, declared ${LAB_VERSION}`);
   return found;
 }
 
@@ -110,6 +126,11 @@ describe('the copies of the lab settings', () => {
     expect(imageProblems(all)).toEqual([]);
     expect(count(compose, new RegExp(`image: ${LAB_IMAGE}$`, 'gm'))).toBe(3);
     expect(count(base, new RegExp(`image: ${LAB_IMAGE}$`, 'gm'))).toBe(3);
+    expect(count(compose, new RegExp(`image: ${WALLS_IMAGE}$`, 'gm'))).toBe(1);
+  });
+
+  it("package.json's version and CHANGELOG.md's newest entry are the declared version", () => {
+    expect(versionProblems(read(['package.json', 'CHANGELOG.md']))).toEqual([]);
   });
 
   it("the docs' settings tables give the declared defaults", () => {
@@ -124,6 +145,20 @@ describe('the copies of the lab settings', () => {
     ['a compose default without its colon', composeProblems, { 'c.yaml': 'A: ${LAB_STARTERS-off}' }],
     ['a kustomize literal', literalProblems, { 'k.yaml': '    literals:\n      - LAB_MODE=demo\n' }],
     ['an image tag', imageProblems, { 'x.sh': 'docker run soar-lab/mock-api:0.9.9 node' }],
+    ['a walls image tag', imageProblems, { 'x.sh': 'docker run soar-lab/walls:0.9.9 sh' }],
+    [
+      "package.json's version",
+      versionProblems,
+      { 'package.json': '{"version":"0.9.9"}', 'CHANGELOG.md': `# Changes\n\n## ${LAB_VERSION}\n` },
+    ],
+    [
+      "CHANGELOG.md's newest entry",
+      versionProblems,
+      {
+        'package.json': `{"version":"${LAB_VERSION}"}`,
+        'CHANGELOG.md': `# Changes\n\n## 0.9.9\n\n## ${LAB_VERSION}\n`,
+      },
+    ],
     ['a docs table', tableProblems, { 'd.md': '| `APPROVAL_TIMEOUT_SECONDS` | `120` | the limit |' }],
     ['a docs table without backticks', tableProblems, { 'd.md': '| `LAB_STARTERS` | on | starters |' }],
   ])('fails on %s that is not the declared one', (_what, check, files) => {

@@ -3,7 +3,7 @@
 # reference published on two with `make solution LAB=...`; isolation between labs (network, console,
 # state); a reset and a check in lab a while lab b runs a check; the class report; a check from lab b's
 # console kept through `make down LAB=b` and `make up LAB=b`; `make down LAB=a`
-# leaving b running; an offline start from `make bundle`; `make class-down`. Every make command as a
+# leaving b running; `make class-down`; an offline start from `make bundle`. Every make command as a
 # trainer types it, without Node.js. Sets the figures CLASS_UP_SECONDS, CLASS_AGAIN_SECONDS,
 # CLASS_PEAK_MIB, REPORT_SECONDS, BUNDLE_MB, MATRIX_SECONDS.
 
@@ -286,19 +286,26 @@ bound_console_asks_for_the_secret() {
     test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" "http://127.0.0.2:$port/api/state")" = 200
 }
 
+CLASS_BUNDLE=$WORK/soar-lab-images.tar.gz
+# make bundle only reads the images, and the class goes: beside the other parts.
 class_bundle() {
-  log "offline: make bundle, the images removed, make up LAB_BUNDLE=..."
-  local bundle=$WORK/soar-lab-images.tar.gz image
-  check "make bundle LAB_BUNDLE=..." make_lab bundle LAB_BUNDLE="$bundle"
-  BUNDLE_MB=$(($(stat -c %s "$bundle" 2>/dev/null || echo 0) / 1000000))
+  log "offline: make bundle, make class-down"
+  check "make bundle LAB_BUNDLE=..." make_lab bundle LAB_BUNDLE="$CLASS_BUNDLE"
+  BUNDLE_MB=$(($(stat -c %s "$CLASS_BUNDLE" 2>/dev/null || echo 0) / 1000000))
   check "make class-down removes the class" make_lab class-down ROSTER="$ROSTER_FILE"
   check_nothing_left soar-lab-b "$ROOT/labs/b.env"
-  for image in soar-lab/mock-api:1.0.0 soar-lab/walls:1.0.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
+}
+# The images removed from the engine, which every new container of every lab needs: with no lab of another
+# part running (test/lab/run.sh), so that they are gone indeed, not only untagged.
+class_offline() {
+  log "offline: the images removed, make up LAB_BUNDLE=..."
+  local image
+  for image in soar-lab/mock-api:1.1.0 soar-lab/walls:1.1.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
     docker rmi -f "$image" >/dev/null 2>&1 || true
   done
   check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"
   check "make up LAB=offline LAB_BUNDLE=... LAB_BIND=127.0.0.2 loads the images and starts (no registry, no build)" \
-    make_lab up LAB=offline LAB_BUNDLE="$bundle" LAB_BIND=127.0.0.2
+    make_lab up LAB=offline LAB_BUNDLE="$CLASS_BUNDLE" LAB_BIND=127.0.0.2
   bound_console_asks_for_the_secret
   check "make solution LAB=offline, then make check LAB=offline STAGE=validate passes" solution_then_check offline validate
   check "make down LAB=offline" make_lab down LAB=offline

@@ -1,0 +1,128 @@
+/**
+ * A lab of an earlier version brought to this checkout's (docker/lab/update.sh), on a lab of
+ * fake-docker.sh: which way each version goes, the one line `make up` says, and nothing changed where the
+ * update cannot be made (a newer lab, a save that fails before a move). The real engine's proof, a lab made
+ * by the previous version's checkout and updated with its workflows, is test/lab/update.sh (make test-lab).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LAB_VERSION } from '../../app/lab-settings/settings.js';
+import { type FakeLab, fakeLab, said } from './fake-lab.js';
+
+let lab: FakeLab;
+beforeEach(() => {
+  lab = fakeLab('alice');
+});
+afterEach(() => lab.remove());
+
+const envFile = () => join(lab.root, 'labs', 'alice.env');
+const record = (version: string) =>
+  writeFileSync(envFile(), `${readFileSync(envFile(), 'utf8')}LAB_VERSION=${version}\n`);
+const recorded = () => readFileSync(envFile(), 'utf8').match(/^LAB_VERSION=(.*)$/m)?.[1];
+const downs = () => lab.calls().filter((c) => / down /.test(` ${c} `));
+
+describe('update_way: what a checkout of one version does with a lab of another', () => {
+  it.each([
+    ['1.1.0', '1.1.0', 'same'],
+    ['1.1.0', '1.0.0', 'update'],
+    ['1.10.0', '1.9.3', 'update'],
+    ['1.9.0', '1.10.0', 'newer'],
+    ['2.0.0', '1.4.2', 'move'],
+    ['1.1.0', '0.9.0', 'move'],
+    ['1.1.0', '2.0.0', 'newer'],
+    ['1.1.1', '1.1.0', 'update'],
+  ])('checkout %s, lab %s: %s', async (checkout, labVersion, way) => {
+    const r = await lab.fn(['eval', `LAB_VERSION=${checkout}; update_way ${labVersion}`]);
+    expect(r.stdout.trim()).toBe(way);
+  });
+});
+
+describe('make up on a lab of another version', () => {
+  it('a lab that recorded no version (made by 1.0.0) is updated in place: one line, its volumes kept, its version recorded', async () => {
+    lab.putWorkflow({ id: 'wf1', name: 'Triage', active: true });
+    const r = await lab.lab(['up']);
+    expect(r.code, said(r).join('\n')).toBe(0);
+    const lines = said(r).filter((l) => /^lab: (updated|moved) /.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`updated lab alice in place from 1.0.0 to ${LAB_VERSION}`);
+    expect(recorded()).toBe(LAB_VERSION);
+    expect(downs()).toEqual([]);
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+    expect(lab.calls().some((c) => /compose .* up -d --remove-orphans --wait /.test(c))).toBe(true);
+  });
+
+  it("a lab with no record whose services are not 1.0.0's (Redis and a worker) is taken for 0.9.0, another layout: moved", async () => {
+    lab.putWorkflow({ id: 'wf1', name: 'Triage' });
+    const r = await lab.lab(['up'], { FAKE_SERVICES: 'console mock-api n8n n8n-worker postgres redis' });
+    expect(r.code, said(r).join('\n')).toBe(0);
+    expect(said(r).find((l) => l.startsWith('lab: moved '))).toMatch(/^lab: moved lab alice from 0\.9\.0 /);
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+  });
+
+  it('a lab of this version: nothing updated, its version said', async () => {
+    record(LAB_VERSION);
+    const r = await lab.lab(['up']);
+    expect(r.code, said(r).join('\n')).toBe(0);
+    expect(said(r).filter((l) => /^lab: (updated|moved) /.test(l))).toEqual([]);
+    expect(said(r).join('\n')).toContain(`Up: lab alice, version ${LAB_VERSION},`);
+    expect(lab.calls().some((c) => /compose .* up -d --remove-orphans --wait /.test(c))).toBe(false);
+  });
+
+  it('a lab of a newer version is refused, nothing changed', async () => {
+    record('9.0.0');
+    const r = await lab.lab(['up']);
+    expect(r.code).toBe(1);
+    expect(said(r)[0]).toContain(
+      `runs version 9.0.0, newer than this checkout's ${LAB_VERSION}: nothing changed`,
+    );
+    expect(lab.calls().filter((c) => /compose .* (up|build|down)( |$)/.test(c))).toEqual([]);
+    expect(recorded()).toBe('9.0.0');
+  });
+
+  it('a lab of another layout whose save fails: nothing removed, nothing changed, and why', async () => {
+    record('0.9.0');
+    lab.putWorkflow({ id: 'wf1', name: 'Triage' });
+    const r = await lab.lab(['up'], { FAKE_EXPORT_FAIL: '1' });
+    expect(r.code).toBe(1);
+    expect(said(r)[0]).toMatch(
+      /^lab: nothing changed: lab alice stays at 0\.9\.0; its workflows could not be saved before the move/,
+    );
+    expect(downs()).toEqual([]);
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+    expect(recorded()).toBe('0.9.0');
+  });
+
+  it('a lab of another layout is saved, made anew and restored: one line naming the save', async () => {
+    record('0.9.0');
+    lab.putWorkflow({ id: 'wf1', name: 'Triage', active: true });
+    writeFileSync(join(lab.reportsVolume, 'check-history.jsonl'), '{"at":"2026-01-01T00:00:00.000Z"}\n');
+    const r = await lab.lab(['up']);
+    expect(r.code, said(r).join('\n')).toBe(0);
+    const line = said(r).find((l) => l.startsWith('lab: moved '));
+    expect(line).toMatch(
+      new RegExp(
+        `^lab: moved lab alice from 0\\.9\\.0 to ${LAB_VERSION.replaceAll('.', '\\.')} \\(another layout\\)`,
+      ),
+    );
+    expect(line).toContain('1 workflow(s) restored (1 published)');
+    expect(downs()).toHaveLength(1);
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+    expect(readFileSync(join(lab.hostReports, 'check-history.jsonl'), 'utf8')).toContain('2026-01-01');
+    expect(readFileSync(join(lab.reportsVolume, 'check-history.jsonl'), 'utf8')).toContain('2026-01-01');
+    expect(recorded()).toBe(LAB_VERSION);
+  });
+});
+
+describe('make status', () => {
+  it("prints the checkout's version and each lab's with what make up does", async () => {
+    const r = await lab.lab(['status'], { LAB: '' });
+    expect(r.code, said(r).join('\n')).toBe(0);
+    expect(said(r)[0]).toBe(
+      `this checkout: version ${LAB_VERSION} (CHANGELOG.md says what each version changed)`,
+    );
+    expect(said(r)[1]).toContain(
+      `lab alice: version 1.0.0, this checkout ${LAB_VERSION}: make up LAB=alice updates it in place`,
+    );
+  });
+});
