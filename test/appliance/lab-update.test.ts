@@ -114,6 +114,15 @@ describe('make up on a lab of another version', () => {
   });
 });
 
+describe('make start and make class-up on labs of an earlier version', () => {
+  it('make start (a lab stopped for the night, then a git pull) updates it first, in one line', async () => {
+    const r = await lab.lab(['start']);
+    expect(r.code, said(r).join('\n')).toBe(0);
+    expect(said(r).filter((l) => l.startsWith('lab: updated lab alice in place from 1.0.0 '))).toHaveLength(1);
+    expect(recorded()).toBe(LAB_VERSION);
+  });
+});
+
 describe('make status', () => {
   it("prints the checkout's version and each lab's with what make up does", async () => {
     const r = await lab.lab(['status'], { LAB: '' });

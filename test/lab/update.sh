@@ -14,6 +14,8 @@
 UPDATE_FROM=${LAB_TEST_UPDATE_FROM:-a857a1f6ae5a57685e33378c255df03cb4c20eca}
 UPDATE_FROM_VERSION=1.0.0
 UPDATE_DIR=$WORK/trainer
+# This checkout's version (the one declaration's copy for the host scripts).
+LAB_VERSION=$(sed -n 's/^LAB_VERSION=//p' "$ROOT/docker/lab/settings.generated.sh")
 UPDATE_LABS="upd upa upb"
 # The part's figures (names of the variables run.sh prints at the end).
 UPDATE_FIGURES="UPDATE_SECONDS UPDATE_UP_SECONDS UPDATE_CLASS_SECONDS UPDATE_MOVE_SECONDS"
