@@ -56,6 +56,7 @@ update_unpack() {
 # published) of a save, the settings a trainee meets.
 update_snapshot() {
   local lab=$1 out save
+  rm -f "$WORK/update-$2-$lab.workflows" "$WORK/update-$2-$lab.settings"
   out=$(upd_make save LAB="$lab" 2>&1) || { echo "make save: $out"; return 1; }
   save=$(sed -nE 's|.* to (.*)/ in [0-9]+ s.*|\1|p' <<<"$out")
   [ -f "$UPDATE_DIR/$save/index.json" ] || [ -f "$save/index.json" ] || { echo "no save in: $out"; return 1; }
@@ -67,7 +68,10 @@ update_snapshot() {
 }
 
 # The lab's console history (its reports volume, read in its console container).
-update_history() { docker exec "$(container_of "soar-lab-$1" console)" cat /reports/check-history.jsonl 2>/dev/null; }
+update_history() {
+  docker exec "$(container_of "soar-lab-$1" console)" node -e \
+    'process.stdout.write(require("fs").readFileSync("/reports/check-history.jsonl", "utf8"))' 2>/dev/null | grep '^{"at":"'
+}
 
 # update_made LAB: made by the previous version: a trainee's workflow published, a starter, a check.
 update_made() {
@@ -79,15 +83,15 @@ update_made() {
     -H "x-n8n-api-key: $(upd_env "$lab" N8N_API_KEY)" -H 'content-type: application/json' -d '{}' || return 1
   upd_make solution LAB="$lab" >/dev/null && upd_make starter LAB="$lab" STAGE=enrich >/dev/null || return 1
   upd_make check LAB="$lab" STAGE=webhook >"$WORK/update-check-$lab.log" 2>&1 || return 1
-  update_history "$lab" | tail -n 1 >"$WORK/update-history-$lab"
-  [ -s "$WORK/update-history-$lab" ] || return 1
+  update_history "$lab" | tail -n 1 >"$WORK/update-history-$lab" || return 1
+  grep -q '^{"at":"' "$WORK/update-history-$lab" || return 1
   update_snapshot "$lab" before
 }
 
 # update_held LAB WHEN: the lab after an update, held to its snapshot before.
 update_held() {
   local lab=$1 when=$2 port code
-  update_snapshot "$lab" after >/dev/null
+  update_snapshot "$lab" after >/dev/null || true
   check "$when: lab $lab holds the same workflows, published ones published ($(grep -c . "$WORK/update-before-$lab.workflows") in its save)" \
     cmp -s "$WORK/update-before-$lab.workflows" "$WORK/update-after-$lab.workflows"
   check "$when: lab $lab has the same ports, console secret and login" \
@@ -104,7 +108,7 @@ update_held() {
   code=$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$WORK/update-jar-$lab" "http://127.0.0.1:$port/api/state")
   check "$when: lab $lab's console takes the same secret (its state after signing in: $code)" test "$code" = 200
   check "$when: lab $lab's check history holds the check made before ($(head -c 40 "$WORK/update-history-$lab"))" \
-    grep -qF "$(cat "$WORK/update-history-$lab")" <(update_history "$lab")
+    grep -qxF "$(cat "$WORK/update-history-$lab")" <(update_history "$lab")
   check "$when: lab $lab records version $LAB_VERSION" test "$(upd_env "$lab" LAB_VERSION)" = "$LAB_VERSION"
 }
 
@@ -149,8 +153,9 @@ update_part() {
 
   log "update: the move of another layout, on lab upd (its record set to 0.9.0)"
   sed -i "s/^LAB_VERSION=.*/LAB_VERSION=0.9.0/" "$UPDATE_DIR/labs/upd.env"
-  update_snapshot upd before >/dev/null
-  update_history upd | tail -n 1 >"$WORK/update-history-upd"
+  update_snapshot upd before >/dev/null || true
+  update_history upd | tail -n 1 >"$WORK/update-history-upd" || true
+  grep -q '^{"at":"' "$WORK/update-history-upd" || check "lab upd's check history read before the move" false
   all=$(grep -c . "$WORK/update-before-upd.workflows")
   published=$(grep -c 'published":true' "$WORK/update-before-upd.workflows")
   t=$SECONDS
