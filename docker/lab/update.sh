@@ -74,12 +74,18 @@ update_if_older() {
   UPDATED=$was
 }
 
-# The lab's image for this version, built before anything of the lab is touched.
+# The lab's images for this version, built (or, offline, loaded from LAB_BUNDLE) before anything of the
+# lab is touched.
 build_for_update() {
   local out
   [ -z "${LAB_SKIP_BUILD:-}" ] || return 0
-  out=$(compose build -q mock-api 2>&1) ||
-    die_with "$out" "nothing changed: $(lab_title) stays at $1; the image of $LAB_VERSION could not be built (docker compose build mock-api)"
+  if [ -n "${LAB_BUNDLE:-}" ]; then
+    out=$(load_bundle 2>&1) ||
+      die_with "$(tool_lines "$out")" "nothing changed: $(lab_title) stays at $1; the images of $LAB_VERSION could not be loaded ($(first_said "$out"))"
+  else
+    out=$(compose build -q mock-api 2>&1) ||
+      die_with "$out" "nothing changed: $(lab_title) stays at $1; the image of $LAB_VERSION could not be built (docker compose build mock-api)"
+  fi
   LAB_SKIP_BUILD=1
 }
 

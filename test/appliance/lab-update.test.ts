@@ -80,6 +80,16 @@ describe('make up on a lab of another version', () => {
     expect(recorded()).toBe('9.0.0');
   });
 
+  it('an image that does not build: nothing changed, and why', async () => {
+    const r = await lab.lab(['up'], { FAKE_COMPOSE_FAIL: 'build' });
+    expect(r.code).toBe(1);
+    expect(said(r)[0]).toBe(
+      `lab: nothing changed: lab alice stays at 1.0.0; the image of ${LAB_VERSION} could not be built (docker compose build mock-api)`,
+    );
+    expect(lab.calls().filter((c) => /compose .* (up|down)( |$)/.test(c))).toEqual([]);
+    expect(recorded()).toBeUndefined();
+  });
+
   it('a lab of another layout whose save fails: nothing removed, nothing changed, and why', async () => {
     record('0.9.0');
     lab.putWorkflow({ id: 'wf1', name: 'Triage' });
@@ -118,7 +128,9 @@ describe('make start and make class-up on labs of an earlier version', () => {
   it('make start (a lab stopped for the night, then a git pull) updates it first, in one line', async () => {
     const r = await lab.lab(['start']);
     expect(r.code, said(r).join('\n')).toBe(0);
-    expect(said(r).filter((l) => l.startsWith('lab: updated lab alice in place from 1.0.0 '))).toHaveLength(1);
+    expect(said(r).filter((l) => l.startsWith('lab: updated lab alice in place from 1.0.0 '))).toHaveLength(
+      1,
+    );
     expect(recorded()).toBe(LAB_VERSION);
   });
 });
