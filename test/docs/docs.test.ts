@@ -79,7 +79,9 @@ describe('the docs', () => {
 });
 
 describe("the guides' commands", () => {
-  const labTest = ['test/lab/exercise.sh', 'test/lab/class.sh', 'test/lab/run.sh'].map(read).join('\n');
+  const labTest = ['test/lab/exercise.sh', 'test/lab/class.sh', 'test/lab/run.sh', 'test/lab/update.sh']
+    .map(read)
+    .join('\n');
 
   it('the trainee guide: every sh block runs verbatim in test-lab (it reads them from the guide)', () => {
     const sh = blocks(read('docs/trainee-guide.md')).filter((b) => b.lang === 'sh');

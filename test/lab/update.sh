@@ -23,14 +23,9 @@ UPDATE_FIGURES="UPDATE_SECONDS UPDATE_UP_SECONDS UPDATE_CLASS_SECONDS UPDATE_MOV
 # A trainee's own workflow: a webhook that answers as soon as it is called.
 UPDATE_HELLO='{"name":"Trainee hello","nodes":[{"parameters":{"httpMethod":"POST","path":"upd-hello","options":{}},"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"webhookId":"5d0c6d1e-8f8c-4b8e-9a55-0c3f1d7e2a11"}],"connections":{},"settings":{}}'
 
-# upd_make ARGS...: make in the trainer's folder, as a trainer types it; a lab's creation under the lock
-# every part's creations take (lib.sh: two at once could choose the same slot).
-upd_make() {
-  case "$1" in
-    up | class-up) lab_create_lock make_lab_now -C "$UPDATE_DIR" "$@" ;;
-    *) make_lab_now -C "$UPDATE_DIR" "$@" ;;
-  esac
-}
+# upd_make ARGS...: make in the trainer's folder, as a trainer types it (make_lab: a lab's creation under
+# the lock every part's creations take).
+upd_make() { (cd "$UPDATE_DIR" && make_lab "$@"); }
 upd_env() { env_of "$UPDATE_DIR/labs/$1.env" "$2"; }
 
 # The previous version's checkout, its own dist and its own artefacts image (its image is built from them).
@@ -131,7 +126,7 @@ update_part() {
 
   log "update: this checkout unpacked over the trainer's folder; make status, make up, make class-up"
   update_unpack
-  out=$(upd_make status 2>&1) || true
+  out=$(cd "$UPDATE_DIR" && make_lab status 2>&1) || true
   check "make status: this checkout's version ($(head -n 1 <<<"$out"))" grep -q "^this checkout: version $LAB_VERSION " <<<"$out"
   check "make status: lab upd at $UPDATE_FROM_VERSION, to be updated in place" \
     grep -q "lab upd: version $UPDATE_FROM_VERSION, this checkout $LAB_VERSION: make up LAB=upd updates it in place" <<<"$out"
