@@ -46,10 +46,11 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/soar-e2e-check.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p reports
 
-# A variant's (or the reference's) exports written and swapped in on the suite's n8n; 2: it failed.
+# A variant's (or the reference's) exports written and swapped in on the suite's n8n; 2: it failed. The
+# writer is the build's (make builds it first; node starts it in a fraction of tsx's time).
 swap_in() {
   local name=$1
-  "${TSX[@]}" app/check/write-variant-cli.ts "$name" "$WORK/$name" >/dev/null || return 2
+  node dist/app/check/write-variant-cli.js "$name" "$WORK/$name" >/dev/null || return 2
   swap_workflows "$WORK/$name/n8n" "$WORK/$name/suspicious-login-response.json" \
     "$WORK/$name/suspicious-login-rollback.json" || return 2
 }
@@ -79,13 +80,22 @@ leave_a_run_waiting() {
 failed=0
 # Every variant, in the order of the stages they break: the last (rollback's) asks for approvals, so that
 # it can leave a run waiting for the reference's swap to stop.
-variants="${E2E_CHECK_VARIANTS-$("${TSX[@]}" -e '
+# Each variant's name and the stage it breaks, read once.
+declare -A BREAKS=()
+ORDER=()
+while read -r name stage; do
+  BREAKS[$name]=$stage
+  ORDER+=("$name")
+done < <("${TSX[@]}" -e '
   Promise.all([import("./app/check/variants.ts"), import("./app/stages/stages.ts")]).then(([v, s]) => {
     const at = ([, variant]) => s.STAGE_NAMES.indexOf(variant.breaks);
-    console.log(Object.entries(v.REFERENCE_VARIANTS).sort((a, b) => at(a) - at(b)).map(([n]) => n).join(" "));
-  })')}"
+    for (const [name, variant] of Object.entries(v.REFERENCE_VARIANTS).sort((a, b) => at(a) - at(b)))
+      console.log(name + " " + variant.breaks);
+  })')
+[ ${#ORDER[@]} -gt 0 ] || { log "no variant read from app/check/variants.ts"; exit 2; }
+variants="${E2E_CHECK_VARIANTS-${ORDER[*]}}"
 for name in $variants; do
-  stage="$("${TSX[@]}" -e 'import("./app/check/variants.ts").then((m) => console.log(m.REFERENCE_VARIANTS[process.argv[1]]?.breaks ?? ""))' "$name")"
+  stage="${BREAKS[$name]:-}"
   [ -n "$stage" ] || { log "$name: no such variant in app/check/variants.ts"; failed=1; continue; }
   report="reports/e2e-check-$name.json"
   t=$(date +%s)

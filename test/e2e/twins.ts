@@ -1,16 +1,22 @@
 /**
  * The simulator held to n8n ("twins"), run by test/e2e/check.sh inside the suite's n8n (test/e2e/run.sh):
  * every scenario of the stage checker (`--stage all`) and every case of the acceptance matrix, once on the
- * pinned n8n with the guide's workflows published, then once on the simulator (app/simulator) running the
- * same workflows against the same mock API with the same approval limit; each scenario's final
- * destination state compared after normalising (twins-compare.ts). One line per scenario, `same` or its
- * first difference, and a total; exit 1 on any difference, 2 when it could not run.
+ * pinned n8n with the guide's workflows published, and once on the simulator (app/simulator) running the
+ * same workflows against the same mock API (the same build, dist/app/api/main.js) with the same approval
+ * limit; each scenario's final destination state compared after normalising (twins-compare.ts). One line
+ * per scenario, `same` or its first difference, and a total; exit 1 on any difference, 2 when it could not
+ * run.
+ * The two sides run at the same time, the simulator's against a mock API of its own started here: every
+ * scenario resets its mock API first and reads only that one's state, so a side's state is what its own
+ * workflows wrote, and the simulator's two approval limits are waited for while n8n works, not after it.
+ * TWINS_SIDES=sequential runs them one after the other on run.sh's one mock API instead (as it was).
  *   npx tsx test/e2e/twins.ts
  * Env: API_URL, N8N_URL, N8N_API_KEY, APPROVAL_TIMEOUT_SECONDS (run.sh's); TWINS_CHECK_REPORT (the n8n
  * side's check report, default reports/e2e-check-reference.json), TWINS_REPORT (default
  * reports/e2e-twins.json); TWINS_CHANGE_NODE=1 or a variant's name (app/check/variants.ts): the simulator's
  * copy has that variant's nodes changed (1: block-for-an-hour, one node), to show that twins fails then.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
@@ -51,39 +57,81 @@ if (changeName !== null && change === undefined) {
 
 const log = (line: string) => console.error(`[twins] ${line}`);
 const quiet = { out: () => {}, err: () => {} };
-const run = (side: string, check: NonNullable<SideRun['check']>): SideRun => ({
-  mockApiUrl,
+const sequential = process.env.TWINS_SIDES === 'sequential';
+const run = (side: string, api: string, check: NonNullable<SideRun['check']>): SideRun => ({
+  mockApiUrl: api,
   approvalTimeoutSeconds,
   check,
   cases: CASE_NAMES,
   log: (line) => log(`${side}: ${line}`),
 });
 
+/** A mock API of the simulator's own: the suite's build on a free loopback port, stopped at exit. */
+async function startMockApi(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['dist/app/api/main.js', '--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', stop);
+  let printed = '';
+  const url = await new Promise<string | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /listening on (http:\/\/[0-9.:]+)/.exec(printed)?.[1];
+      if (found !== undefined) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.once('exit', () => resolve(null));
+  });
+  if (url === null) {
+    stop();
+    console.error(`twins: the simulator's mock API (dist/app/api/main.js) did not start: ${printed.trim()}`);
+    process.exit(2);
+  }
+  return { url, stop };
+}
+
 const began = performance.now();
+const simulatorApi = sequential ? null : await startMockApi();
 log(
-  `n8n at ${n8nUrl} and the simulator, mock API ${mockApiUrl}, approval limit ${approvalTimeoutSeconds} s` +
+  `n8n at ${n8nUrl} and the simulator, mock API ${mockApiUrl}` +
+    (simulatorApi
+      ? ` (the simulator's: ${simulatorApi.url}, both sides at once)`
+      : ' (one side after the other)') +
+    `, approval limit ${approvalTimeoutSeconds} s` +
     (change ? `; the simulator's copy changed: ${changeName} (${change.mistake})` : ''),
 );
-// n8n first: its checker run is the suite's check of the reference workflow (its report, its lines).
+// n8n's checker run is the suite's check of the reference workflow (its report, its lines).
 const n8nSide: Side = { kind: 'n8n', n8nUrl, apiKey: process.env.N8N_API_KEY };
-const n8n = await collectStates(
-  n8nSide,
-  run('n8n', {
-    stage: 'all',
-    only: false,
-    reportPath: checkReport,
-    output: { out: (l) => console.log(l), err: (l) => console.error(l) },
-  }),
-);
-const simulator = await collectStates(
-  { kind: 'simulator', variant: change?.reference },
-  run('simulator', {
-    stage: 'all',
-    only: false,
-    reportPath: reportPath.replace(/\.json$/, '-simulator-check.json'),
-    output: quiet,
-  }),
-);
+const n8nStates = () =>
+  collectStates(
+    n8nSide,
+    run('n8n', mockApiUrl, {
+      stage: 'all',
+      only: false,
+      reportPath: checkReport,
+      output: { out: (l) => console.log(l), err: (l) => console.error(l) },
+    }),
+  );
+const simulatorStates = () =>
+  collectStates(
+    { kind: 'simulator', variant: change?.reference },
+    run('simulator', simulatorApi?.url ?? mockApiUrl, {
+      stage: 'all',
+      only: false,
+      reportPath: reportPath.replace(/\.json$/, '-simulator-check.json'),
+      output: quiet,
+    }),
+  );
+const [n8n, simulator] = sequential
+  ? [await n8nStates(), await simulatorStates()]
+  : await Promise.all([n8nStates(), simulatorStates()]);
+simulatorApi?.stop();
 
 const lines = compareSides(n8n.states, simulator.states);
 const printed = formatLines(lines, ['n8n', 'simulator']);
@@ -103,6 +151,7 @@ writeFileSync(
       sides: ['n8n', 'simulator'],
       changed_node: changeName,
       approval_timeout_seconds: approvalTimeoutSeconds,
+      sides_at_once: !sequential,
       same: differ === 0,
       scenarios: lines.map((l) => ({
         scenario: l.scenario,
