@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Both cores (vitest's default here is one fewer than the cores: one worker): the tests mostly wait
+    // on processes and sockets, so two workers halve the suite's time on a 2-core machine.
+    maxWorkers: 2,
   },
 });

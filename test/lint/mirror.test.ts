@@ -20,7 +20,7 @@ const SHARED: Record<string, string> = {
   browser: '`make test-console`: the console and the class views in a real browser',
   contract: "the mock API's OpenAPI document against its server, linters and a generated client",
   docs: 'the docs held to what they describe',
-  e2e: '`make e2e`, `e2e-check`, `e2e-guide`: the matrix and the checker against the pinned n8n',
+  e2e: '`make e2e`, `e2e-check`, `e2e-guide` (all three on one n8n: `e2e-all`): the matrix and the checker against the pinned n8n',
   editor: "`make test-editor`: n8n's editor as the trainee uses it, in a browser",
   engine: '`make test-engine`: the lab on a private Docker engine with stand-in images',
   fuzz: 'properties of the mock API over generated requests, in process and on a socket',
