@@ -6,8 +6,10 @@
 # command runs as a trainer types it, without Node.js. Sets the figures UP_SECONDS, IDLE_MIB and $WORK/step-times.
 
 EDITOR=http://127.0.0.1:5678
+CONSOLE_URL=http://127.0.0.1:8088
 ENV_FILE=$ROOT/.env
 WEBHOOK=$EDITOR/webhook/suspicious-login
+LAB_PROJECT=soar-lab
 
 # n8n_api METHOD PATH: n8n's public API with the lab's key, from the engine's namespace; the body out.
 n8n_api() { in_ns curl -fsS -X "$1" "$EDITOR/api/v1$2" -H "x-n8n-api-key: $(env_of "$ENV_FILE" N8N_API_KEY)"; }
@@ -73,7 +75,7 @@ exercise_up() {
     'check:       make check STAGE=webhook' 'reset:       make reset' 'reference:   make solution' 'remove:      make down'; do
     check "make up prints: ${line:0:60}" grep -qF "$line" "$WORK/up.log"
   done
-  check "... and how long it took" grep -Eq '^Up: the lab, [0-9]+ s from make up to ready\.$' "$WORK/up.log"
+  check "... and how long it took" grep -Eq '^Up: the lab, version [0-9]+\.[0-9]+\.[0-9]+, [0-9]+ s from make up to ready\.$' "$WORK/up.log"
   check "the settings file records the mode" test "$(env_of "$ENV_FILE" LAB_MODE)" = exercise
 
   local before out rc=0

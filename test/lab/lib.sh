@@ -3,6 +3,18 @@
 # in the engine's network namespace and without Node.js; reading a lab's containers; the hardening check.
 #   needs: ROOT, WORK, ENGINE_NETNS (empty: the engine at $DOCKER_HOST), test/lib/engine.sh sourced
 
+# tree_of PID: PID and every process under it, one a line. kill_tree PID: all of them ended at once, by id
+# (a part's subshell, timeout, node and Chromium), so the shell above cannot start another in between.
+tree_of() {
+  local child
+  echo "$1"
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree_of "$child"; done
+}
+kill_tree() {
+  # shellcheck disable=SC2046 # one pid a word
+  kill $(tree_of "$1") 2>/dev/null || true
+}
+
 # In the engine's namespace when it is ours (its published ports live there), else as it is.
 in_ns() {
   if [ -n "$ENGINE_NETNS" ]; then nsenter --net="/var/run/netns/$ENGINE_NETNS" "$@"; else "$@"; fi
@@ -28,8 +40,33 @@ as_trainer() {
   fi
 }
 
-# make_lab TARGET [VAR=VALUE...]: `make TARGET ...` as a trainer runs it (no Node.js), bounded in time.
-make_lab() { as_trainer timeout "${LAB_STEP_TIMEOUT:-900}" make -s --no-print-directory "$@"; }
+# Creating a named lab chooses the first free slot (docker/lab/preflight.sh free_slot), seen from the
+# engine's networks and ports and the settings files of the lab's own folder: two creations at once, from
+# two parts or from two folders, could choose the same slot. The default lab has a fixed slot of its own.
+LAB_CREATE_LOCK=$WORK/lab-create.lock
+export LAB_CREATE_LOCK
+
+# lab_create_lock COMMAND...: COMMAND (a function or a program) alone among the lab creations of every
+# part: `make up LAB=...`, `make class-up` (make_lab takes it by itself). Waits 30 minutes at most.
+lab_create_lock() {
+  local fd rc=0
+  exec {fd}>>"$LAB_CREATE_LOCK"
+  flock -w 1800 "$fd" || { echo "lab_create_lock: another part held the lab creation lock 30 minutes"; exec {fd}>&-; return 1; }
+  "$@" || rc=$?
+  exec {fd}>&-
+  return "$rc"
+}
+
+# make_lab TARGET [VAR=VALUE...]: `make TARGET ...` as a trainer runs it (no Node.js), bounded in time; the
+# creation of a named lab under lab_create_lock, unless its settings are given (the default lab's are).
+make_lab() {
+  case "$1 ${*:2}" in
+    *" LAB_SUBNET="*) make_lab_now "$@" ;;
+    "class-up "* | "up "*LAB=[a-z0-9]*) lab_create_lock make_lab_now "$@" ;;
+    *) make_lab_now "$@" ;;
+  esac
+}
+make_lab_now() { as_trainer timeout "${LAB_STEP_TIMEOUT:-900}" make -s --no-print-directory "$@"; }
 
 # node -e inside a container: fetch URL within 3 s, exit 0 on a 2xx answer, print status or error.
 FETCH='process.on("beforeExit",()=>{console.log("closed without an answer");process.exit(1)});const u=process.argv[1];fetch(u,{signal:AbortSignal.timeout(3000)}).then(async r=>{console.log(r.status,(await r.text()).slice(0,200));process.exit(r.ok?0:1)},e=>{console.log("error",e.cause?.code??e.name);process.exit(1)})'

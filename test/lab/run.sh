@@ -5,24 +5,25 @@
 #   1. the exercise (test/lab/exercise.sh): the refusals of `make up`; `make up` gives an exercise with
 #      nothing published; the trainee guide's editor screenshots, written from its editor in Chromium
 #      (test/lab/guide-shots.sh); a scripted trainee builds the workflow in three steps, the first in
-#      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; starters per stage
-#      taken on through the guide's next stage, and a failing check's link to its run opened in Chromium
-#      (test/lab/starters.sh); the console's Your runs panel in Chromium, each run explained within 2 s
-#      of its end, held to n8n's own record, with its figures (test/lab/tutor.sh, ~4 min); `make solution`
-#      refused while the trainee holds the path; the hardening inside every container; who reaches the mock
-#      API; `make reset`; nothing lost (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and
-#      restore); `make down`;
+#      n8n's editor in Chromium, and `make check` follows it stage by stage; a starter; `make solution`
+#      refused while the trainee holds the path; the console's Your runs panel in Chromium, each run
+#      explained within 2 s of its end, held to n8n's own record, with its figures (test/lab/tutor.sh,
+#      ~4 min); the hardening inside every container; who reaches the mock API; `make reset`; nothing lost
+#      (test/lab/keep.sh: save, stop/start, an engine restart, a repair, down and restore); `make down`;
 #   2. the class (test/lab/class.sh): three labs from a roster, isolated from each other, each console
 #      behind its own secret; the matrix, a reset and a check in one lab while another checks; the live
-#      class board; the class report; `make bundle` and an offline start from it.
+#      class board; the class report; `make bundle` and an offline start from it;
+#   3. the update (test/lab/update.sh, when it is there): labs of the version before, from a folder of
+#      their own, brought to this checkout's.
+# The parts run side by side (see "the parts" below, and test/lab/parts.sh).
 # Faithful look-alikes of the pinned n8n, Postgres and Redis images are built here (test/lab/images/, no
 # registry can be reached) and tagged with the pinned names, so compose.yaml runs unchanged.
 #
 # The commands run inside the engine's network namespace, where its published ports live, as they would
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
-# LAB_TEST_PARTS="exercise class" (default both); for developers also guide, starters, keep, walls, tutor (each
-# on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
+# LAB_TEST_PARTS="exercise class update" (default all three); for developers also guide, starters, keep,
+# walls, tutor (each on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -53,6 +54,11 @@ LOG_TAG=lab-test
 . test/lab/secrets.sh
 # shellcheck source=tutor.sh
 . test/lab/tutor.sh
+# shellcheck source=parts.sh
+. test/lab/parts.sh
+# The update part (update_part, update_stop), when its file is there.
+# shellcheck source=/dev/null
+[ ! -f test/lab/update.sh ] || . test/lab/update.sh
 
 # The approval time limit of the labs' workflows; n8n checks due waits once a minute on top of it.
 export APPROVAL_TIMEOUT_SECONDS=${APPROVAL_TIMEOUT_SECONDS:-20}
@@ -60,7 +66,7 @@ export LAB_HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-300}
 # The labs' saves go to the test's own folder, never into the checkout's saved/ (a developer's own saves).
 export LAB_SAVE_DIR=$WORK/saved
 unset LAB LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND
-PARTS=${LAB_TEST_PARTS:-exercise class}
+PARTS=${LAB_TEST_PARTS:-exercise class update}
 BASE_IMAGE=local/node-min:20
 ARTEFACTS_IMAGE=soar-lab/mock-api-artefacts:lab-test
 OUTSIDE_NET=soar-lab-ltest-outside
@@ -77,8 +83,10 @@ cleanup() {
   [ -n "$STATS_PID" ] && kill "$STATS_PID" 2>/dev/null
   [ -n "$LISTENER_PID" ] && kill "$LISTENER_PID" 2>/dev/null
   [ -n "${BOARD_PID:-}" ] && kill "$BOARD_PID" 2>/dev/null
+  parts_stop
   walls_stop
   tutor_stop
+  if declare -F update_stop >/dev/null; then update_stop; fi
   if engine_answers; then
     for name in "" a b c offline; do LAB=$name LAB_FORCE_DOWN=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
@@ -133,75 +141,78 @@ wait "$LISTENER_PID" 2>/dev/null || true
 LISTENER_PID=""
 
 # --- the parts -------------------------------------------------------------------------------------
-case " $PARTS " in *" exercise "*)
-  exercise_up
-  exercise_guide_shots
-  exercise_build
-  exercise_starters
-  exercise_tutor
-  exercise_isolation
-  exercise_walls
-  exercise_secrets
-  exercise_reset
-  k8s_setup_in_lab
-  exercise_keep
-  exercise_down
-  ;;
-esac
+# The class and the update, on labs of their own, run in the background (parts.sh) beside the exercise's
+# steps that neither drive Chromium nor time the tutor: on two processors, labs starting and a class's
+# checks beside them make n8n's editor miss the 20 s its pages get in Chromium (test/editor) and the
+# tutor's cards their 2 s. The class starts creating its labs before the update does (CLASS_GATE), so that
+# it gets the first slots. What needs the engine to itself runs after them, alone: nothing lost from the
+# engine's restart on (it restarts every lab; its figures are one lab's) and the class's offline start (it
+# removes the images new containers need).
+selected() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+CLASS_GATE=$WORK/gate-class
+after_the_class() { if selected class; then part_gate_wait class 1200; fi; }
+if selected exercise; then
+  timed exercise_up exercise_guide_shots exercise_build exercise_starters exercise_tutor
+fi
+# What drives Chromium and times the tutor is over: LAB_TEST_CHROMIUM_DONE (a file) tells a caller that
+# runs other suites beside this one (.ci/run) that it may start them now.
+[ -z "${LAB_TEST_CHROMIUM_DONE:-}" ] || : >"$LAB_TEST_CHROMIUM_DONE"
+if selected class; then
+  part_in_background class "CLASS_UP_SECONDS CLASS_AGAIN_SECONDS CLASS_PEAK_MIB REPORT_SECONDS BUNDLE_MB MATRIX_SECONDS" \
+    class_up class_isolation class_side_by_side class_board class_report class_check_kept class_down_one class_bundle
+fi
+if selected update; then
+  if declare -F update_part >/dev/null; then
+    part_in_background update "${UPDATE_FIGURES:-}" after_the_class update_part
+  else
+    log "the update part: no test/lab/update.sh yet, left out"
+  fi
+fi
+if selected exercise; then
+  timed exercise_isolation exercise_walls exercise_secrets exercise_reset k8s_setup_in_lab exercise_keep
+fi
+parts_join
+if selected exercise; then timed exercise_keep_restart exercise_down; fi
+if selected class; then timed class_offline; fi
 # Developers: LAB_TEST_PARTS=keep runs only what nothing-lost needs (make up, the trainee's workflow, the keep
 # checks, make down).
-case " $PARTS " in *" keep "*)
+if selected keep; then
   exercise_up
   check "the scripted trainee publishes the whole workflow" trainee all
   exercise_keep
+  exercise_keep_restart
   exercise_down
-  ;;
-esac
+fi
 # LAB_TEST_PARTS=guide: only the guide's screenshots (make up, the editor pass, make down).
-case " $PARTS " in *" guide "*)
+if selected guide; then
   exercise_up
   exercise_guide_shots
   exercise_down
-  ;;
-esac
+fi
 # LAB_TEST_PARTS=starters: only the starters pass on a fresh lab (make up, starters, make down);
 # LAB_STARTER_STAGES picks the stages (default: every stage that is quick on its own).
-case " $PARTS " in *" starters "*)
+if selected starters; then
   exercise_up
   exercise_starters
   exercise_down
-  ;;
-esac
+fi
 # LAB_TEST_PARTS=walls: only the lab's walls and secrets (make up, the isolation, walls and secrets probes,
 # make down).
-case " $PARTS " in *" walls "*)
+if selected walls; then
   exercise_up
   exercise_isolation
   exercise_walls
   exercise_secrets
   exercise_down
-  ;;
-esac
+fi
 # LAB_TEST_PARTS=tutor: only the tutor's Your runs panel, in Chromium, with its figures, on a lab of its own
 # (make up, the tutor, make down, the runs kept on the host: about 5 minutes; test/lab/tutor.sh).
-case " $PARTS " in *" tutor "*)
+if selected tutor; then
   exercise_up
   exercise_tutor
   exercise_down
   tutor_kept
-  ;;
-esac
-case " $PARTS " in *" class "*)
-  class_up
-  class_isolation
-  class_side_by_side
-  class_board
-  class_report
-  class_check_kept
-  class_down_one
-  class_bundle
-  ;;
-esac
+fi
 
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
@@ -214,4 +225,5 @@ echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compo
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
   "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB;" \
   "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); total ${SECONDS} s"
+echo "lab test steps (s): $(paste -sd, "$WORK/step-seconds" 2>/dev/null)"
 summary

@@ -11,7 +11,7 @@
 # (test/editor/open-run.ts); the console's Check of enrich on its own carries the same pointer in its report.
 # Publishing one starter unpublishes the one before (trainee.ts --put: n8n allows one workflow a path); at
 # the end the last is unpublished and the trainee's own workflows are published again when they were.
-#   needs: exercise.sh (EDITOR, ENV_FILE, lab_trainee, n8n_api), lib.sh; sets STARTERS_SECONDS
+#   needs: exercise.sh (EDITOR, ENV_FILE, CONSOLE_URL, lab_trainee, n8n_api), lib.sh; sets STARTERS_SECONDS
 
 # Each quick on its own; approve waits out a silent approver (minutes) and rollback needs a second workflow.
 LAB_STARTER_STAGES=${LAB_STARTER_STAGES:-validate enrich case-lookup decide block record idempotency connector-failure}
@@ -101,7 +101,7 @@ opens_run() {
 # its page runs it (signed in with the lab's console secret when it has one), until the run ends; then the
 # report the console shows (GET /api/state's check) in $WORK/console-report-STAGE.json. Prints the exit.
 console_only() {
-  local console=http://127.0.0.1:8088 jar=$WORK/console-jar secret token code
+  local console=$CONSOLE_URL jar=$WORK/console-jar secret token code
   : >"$jar"
   secret=$(env_of "$ENV_FILE" CONSOLE_SECRET)
   if [ -n "$secret" ]; then

@@ -22,11 +22,11 @@
 #      up on those runs.
 # Each run is of the lab as the part finds it: it resets the mock API first, and leaves the trainee's whole
 # workflow published and the starter unpublished.
-#   needs: exercise.sh (EDITOR, ENV_FILE, lab_trainee, trainee, n8n_api), starters.sh (opens_run,
-#   check_only, starter_said), lib.sh; sets TUTOR_SECONDS, TUTOR_FIGURES and TUTOR_STAMP (runs.json's
+#   needs: exercise.sh (EDITOR, ENV_FILE, CONSOLE_URL, LAB_PROJECT, lab_trainee, trainee, n8n_api),
+#   starters.sh (opens_run, check_only, starter_said), lib.sh; sets TUTOR_SECONDS, TUTOR_FIGURES and TUTOR_STAMP (runs.json's
 #   total and time, for tutor_kept after make down)
 
-TUTOR_CONSOLE=http://127.0.0.1:8088
+TUTOR_CONSOLE=$CONSOLE_URL
 # The runs of each burst and the time between two alerts: bounded, so the part stays within minutes.
 TUTOR_RUNS=${LAB_TUTOR_RUNS:-20}
 TUTOR_EVERY_MS=${LAB_TUTOR_EVERY_MS:-2000}
@@ -59,12 +59,6 @@ tutor_panel_bg() {
   shift
   tutor_driver "$@" >"$log" 2>&1 &
   TUTOR_BG=$!
-}
-# kill_tree PID: PID and every process under it (the driver's subshell, timeout, node and Chromium), by id.
-kill_tree() {
-  local child
-  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$child"; done
-  kill "$1" 2>/dev/null || true
 }
 # tutor_stop: what the part started in the background, ended (run.sh's clean-up calls it).
 tutor_stop() {
@@ -124,13 +118,13 @@ run_is_alert() {
 
 # The console's reports/runs.json (its volume), parsed with RunsFileSchema: runs_file OUT.
 runs_file() {
-  docker exec "$(container_of soar-lab console)" node -e 'process.stdout.write(require("fs").readFileSync("/reports/runs.json"))' \
+  docker exec "$(container_of "$LAB_PROJECT" console)" node -e 'process.stdout.write(require("fs").readFileSync("/reports/runs.json"))' \
     >"$1.raw" 2>/dev/null || { echo "no /reports/runs.json in the console"; return 1; }
   npx tsx test/lab/tutor-panel.ts runs-file "$1.raw" >"$1"
 }
 # runs_stamp: runs.json's total and updated_at ("none" without the file), read as it is (quick).
 runs_stamp() {
-  docker exec "$(container_of soar-lab console)" node -e '
+  docker exec "$(container_of "$LAB_PROJECT" console)" node -e '
     try { const r = JSON.parse(require("fs").readFileSync("/reports/runs.json", "utf8")); console.log(r.total + " " + r.updated_at); }
     catch { console.log("none"); }' 2>/dev/null || echo none
 }
@@ -155,7 +149,7 @@ console_alert() {
 # says to n8n goes there; the page's event stream and the gate's connections go through the editor network).
 console_front_bytes() {
   local id pid ip dev
-  id=$(container_of soar-lab console)
+  id=$(container_of "$LAB_PROJECT" console)
   pid=$(docker inspect -f '{{.State.Pid}}' "$id")
   ip=$(docker inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{$v.IPAddress}}{{"\n"}}{{end}}' "$id" |
     awk '$1 ~ /n8n-front$/ {print $2}')
@@ -174,7 +168,7 @@ bytes_between() {
 # (a node process every 30 s) or a check's checker.
 console_cpu_ms() {
   local pid
-  pid=$(docker top "$(container_of soar-lab console)" -eo pid,args | awk '$2 == "node" && $3 == "dist/app/console/main.js" {print $1; exit}')
+  pid=$(docker top "$(container_of "$LAB_PROJECT" console)" -eo pid,args | awk '$2 == "node" && $3 == "dist/app/console/main.js" {print $1; exit}')
   [ -n "$pid" ] || return 1
   sed 's/.*) //' "/proc/$pid/stat" | awk -v hz="$(getconf CLK_TCK)" '{printf "%d\n", ($12 + $13) * 1000 / hz}'
 }
@@ -185,7 +179,7 @@ TUTOR_SAMPLER=""
 TUTOR_SAMPLES=""
 sampler_start() {
   local id
-  id=$(container_of soar-lab console)
+  id=$(container_of "$LAB_PROJECT" console)
   TUTOR_SAMPLES=$1
   echo "$(console_cpu_ms 2>/dev/null || echo -) $(date +%s%3N)" >"$1.cpu"
   (
