@@ -24,7 +24,7 @@ walls_cleanup() {
   fi
   ip netns del "$WALLS_CLIENT_NETNS" 2>/dev/null || true
   if engine_answers; then
-    docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
+    [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
     docker network rm "$WALLS_PROBE_NET" >/dev/null 2>&1 || true
   fi
   return 0
