@@ -179,7 +179,9 @@ test: $(STAMP) ## type-check, lint (TypeScript and shell) and run every test tha
 	npm run lint
 	bash test/lint/shell.sh
 	bash test/docs/nginx.sh
-	npm test
+	npm test -- --exclude 'test/**/*-flood.test.ts'
+	@# The floods (10,000 connections at the console's gate) measure the gate, not a neighbour's test: alone.
+	npm test -- --maxWorkers=1 test/console/console-flood.test.ts test/console/editor-gate-flood.test.ts
 
 lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck when missing)
 	bash test/lint/shell.sh
