@@ -20,6 +20,7 @@ export const RUN_VERDICT_WORD: Record<RunVerdict, string> = {
   'as-asked': 'as asked',
   unmet: 'unmet',
   waiting: 'waiting',
+  stopped: 'stopped',
   'cannot-tell': 'cannot tell',
 };
 

@@ -46,7 +46,7 @@ td.run { color: var(--muted); font-size: 14px; min-width: 8em; max-width: 16em; 
 td.run .run-verdict { font-weight: 700; white-space: nowrap; }
 td.run .run-verdict.as-asked { color: var(--pass); }
 td.run .run-verdict.unmet { color: var(--fail); }
-td.run .run-verdict.waiting, td.run .run-verdict.cannot-tell { color: var(--unj); }
+td.run .run-verdict.waiting, td.run .run-verdict.stopped, td.run .run-verdict.cannot-tell { color: var(--unj); }
 td.run .reached { color: var(--ink); }
 td.run a { color: var(--muted); }
 td.run .runs { font-size: 12.5px; margin-top: 2px; }

@@ -95,7 +95,18 @@ export interface RunDetail {
 
 /** The runs of a workflow platform, newest first, and one run's data. */
 export interface RunFeed {
+  /** The newest `limit` runs, and every run that still runs or waits however old (up to the feed's cap). */
   recent(limit: number): Promise<RunHead[]>;
-  /** Null when the run is gone (pruned, or another id). */
+  /** Null when the run is gone (pruned, or another id); RunTooLargeError when its data is over the cap. */
   detail(id: string): Promise<RunDetail | null>;
+}
+
+/** A run whose data is larger than a reader takes (`bytes`: its size when it was said, else null). */
+export class RunTooLargeError extends Error {
+  constructor(
+    readonly bytes: number | null,
+    readonly limit: number,
+  ) {
+    super(`the run's data is over ${limit} bytes`);
+  }
 }

@@ -74,5 +74,7 @@ export const StateReadingSchema = z.looseObject({
   blocklist: z.array(BlockEntryReadingSchema),
   blocklist_history: z.array(HistoryEntryReadingSchema),
   journal: z.array(JournalEntryReadingSchema),
+  /** When the state began (the service's start or its last reset); absent from a mock API before 1.2. */
+  since: z.string().optional(),
 });
 export type StateReading = z.infer<typeof StateReadingSchema>;

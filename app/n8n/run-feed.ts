@@ -6,7 +6,7 @@
  * address of the run, the workflow's name, the Webhook node's item and how the run was started.
  */
 import { z } from 'zod';
-import type { RunDetail, RunFeed, RunHead } from '../driver/run-watch.js';
+import { type RunDetail, type RunFeed, type RunHead, RunTooLargeError } from '../driver/run-watch.js';
 import { N8nError } from './client.js';
 import { ExecutionSchema, viewOf } from './runs.js';
 
@@ -14,6 +14,11 @@ import { ExecutionSchema, viewOf } from './runs.js';
 const CALL_TIMEOUT_MS = 5_000;
 /** The most one list asks for (n8n's own cap on a page is 250). */
 const MAX_LIMIT = 100;
+/**
+ * The most of one run's data read (its JSON): the guide's runs are tens of KiB; a run past this is said to be
+ * too large rather than read into the console's memory (its parse takes several times its size).
+ */
+export const MAX_RUN_BYTES = 8 * 1024 * 1024;
 const WEBHOOK_TYPE = 'n8n-nodes-base.webhook';
 
 export interface N8nRunFeedOptions {
@@ -53,8 +58,11 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
   const fetchImpl = options.fetchImpl ?? fetch;
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
 
-  /** One GET of the public API, its JSON; null for a 404 (a run that is gone); N8nError otherwise. */
-  async function get(path: string, query: URLSearchParams): Promise<unknown> {
+  /**
+   * One GET of the public API, its JSON; null for a 404 (a run that is gone); N8nError otherwise; a body
+   * over `maxBytes` is not read further (RunTooLargeError).
+   */
+  async function get(path: string, query: URLSearchParams, maxBytes = MAX_RUN_BYTES): Promise<unknown> {
     let response: Response;
     try {
       response = await fetchImpl(`${base}/api/v1${path}?${query}`, {
@@ -65,7 +73,13 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
     } catch (error) {
       throw new N8nError(`n8n unreachable at ${base} (${whyUnanswered(error)})`, null);
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await cappedText(response, maxBytes);
+    } catch (error) {
+      if (error instanceof RunTooLargeError) throw error;
+      throw new N8nError(`n8n's answer to GET /api/v1${path} was cut off (${whyUnanswered(error)})`, null);
+    }
     const json = parseJson(text);
     if (response.status === 404) return null;
     if (!response.ok) {
@@ -94,10 +108,17 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
   return {
     async recent(limit: number): Promise<RunHead[]> {
       const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
-      const lists = await Promise.all([list(n), list(n, 'running'), list(n, 'waiting')]);
+      // The newest n, and every run still running or waiting (up to MAX_LIMIT each) behind them.
+      const [newest, running, waiting] = await Promise.all([
+        list(n),
+        list(MAX_LIMIT, 'running'),
+        list(MAX_LIMIT, 'waiting'),
+      ]);
       const byId = new Map<string, RunHead>();
-      for (const head of lists.flat()) if (!byId.has(head.id)) byId.set(head.id, head);
-      return [...byId.values()].sort(newestFirst).slice(0, n);
+      for (const head of [...running, ...waiting, ...newest]) if (!byId.has(head.id)) byId.set(head.id, head);
+      const sorted = [...byId.values()].sort(newestFirst);
+      const kept = new Set(sorted.slice(0, n));
+      return sorted.filter((h) => kept.has(h) || h.status === 'running' || h.status === 'waiting');
     },
 
     async detail(id: string): Promise<RunDetail | null> {
@@ -141,6 +162,30 @@ function newestFirst(a: RunHead, b: RunHead): number {
   if (byStart !== 0) return byStart;
   const [x, y] = [Number(a.id), Number(b.id)];
   return Number.isFinite(x) && Number.isFinite(y) ? y - x : b.id.localeCompare(a.id);
+}
+
+/** The body as text, read no further than `maxBytes` (RunTooLargeError past it). */
+async function cappedText(response: Response, maxBytes: number): Promise<string> {
+  const said = Number(response.headers.get('content-length'));
+  if (Number.isFinite(said) && said > maxBytes) {
+    await response.body?.cancel();
+    throw new RunTooLargeError(said, maxBytes);
+  }
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new RunTooLargeError(null, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {

@@ -2,7 +2,10 @@
  * One run explained: which alert it was, the stages it went through and what each did, what the four
  * systems received from it, and the first expectation of the exercise it did not meet, judged by the
  * checker's own expectations on the state as that run left it (./scope.ts). What cannot be told is said:
- * a run that overlapped another is not judged, a waiting run is judged up to its approval request.
+ * a run that overlapped another is not judged, nor one whose window the state no longer holds (the lab was
+ * reset or restarted after it began, or a later run wrote its event's records again); a run stopped before
+ * it ended (canceled by Reset or in the editor, crashed) says so and is not judged; a waiting run is judged
+ * up to its approval request.
  */
 import { DEFAULT_MAPPING } from '../check/mapping.js';
 import { blame, pointerAt, stageOf } from '../check/run-pointer.js';
@@ -12,8 +15,8 @@ import type { JournalEntryReading, StateReading } from '../mock-api-client/readi
 import { STAGE_NAMES, STAGE_TITLES } from '../stages/stages.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { type Approval, classify, isRollbackTrigger } from './classify.js';
-import type { Explanation, Received, StageStep, Unmet } from './explanation.js';
-import { earlierDelivery, runRequests, scopedState, stateAt } from './scope.js';
+import { alertShown, type Explanation, type Received, type StageStep, type Unmet } from './explanation.js';
+import { earlierDelivery, goneFromState, runRequests, scopedState, stateAt } from './scope.js';
 
 export interface ExplainInput {
   detail: RunDetail;
@@ -25,6 +28,8 @@ export interface ExplainInput {
   identity: Record<string, unknown> | null;
   /** When (this host's clock, ms) the state was read: with the state's `now`, the mock API's clock. */
   stateReadAt?: number;
+  /** What an earlier read of the same run said (it waited then): what it received is kept from it. */
+  earlier?: Explanation | undefined;
 }
 
 /** A difference of clocks below this is the time the state took to come, not a moved clock. */
@@ -49,6 +54,8 @@ function serviceWindow(input: ExplainInput): { startedAt: string; stoppedAt: str
 }
 
 const ENDED = new Set(['success', 'error', 'canceled', 'crashed']);
+/** n8n's statuses of a run ended before it finished: canceled (stopped by Reset, the editor, or n8n), crashed. */
+const STOPPED = new Set(['canceled', 'crashed']);
 
 /** A run the checker caused (its stimuli carry their own header): the checker explains those itself. */
 export function fromChecker(detail: RunDetail): boolean {
@@ -66,6 +73,8 @@ function approvalOf(run: RunView): Approval {
   if (run.status === 'waiting' && run.lastNode === wait.name) return 'waiting';
   const item = asObject(wait.output[0]);
   const body = asObject(item?.body);
+  // Stopped while it waited: neither answered nor timed out.
+  if (STOPPED.has(run.status) && (item === null || item.headers === undefined)) return 'none';
   if (item === null || body === null || item.headers === undefined) return 'timed_out';
   return body.decision === DEFAULT_MAPPING.approval.approve.decision ? 'approve' : 'reject';
 }
@@ -150,7 +159,7 @@ export function explainRun(input: ExplainInput): Explanation {
     status: run.status,
     started_at: detail.head.startedAt,
     stopped_at: detail.head.stoppedAt,
-    alert,
+    alert: alertShown(alert),
     kind: classified?.kind ?? 'other',
     kind_text: classified?.text ?? 'no alert of the exercise (the Webhook received no JSON object)',
     stages: stagesOf(run),
@@ -164,6 +173,36 @@ export function explainRun(input: ExplainInput): Explanation {
       verdict: 'cannot-tell',
       unmet: null,
       summary: `${base.kind_text}: nothing to judge it by`,
+    };
+  const gone = goneFromState(state, window, eventId);
+  if (STOPPED.has(run.status)) {
+    const { earlier } = input;
+    const why =
+      gone === 'reset'
+        ? "stopped by Reset: the lab was reset while it ran (the console's Reset, make reset or a stage check)"
+        : run.status === 'crashed'
+          ? 'stopped: n8n ended it (crashed) before it finished'
+          : 'stopped: canceled before it finished (in the editor, or by n8n)';
+    return {
+      ...base,
+      received: earlier?.received ?? (gone === null ? base.received : []),
+      received_certain: earlier?.received_certain ?? (gone === null && base.received_certain),
+      verdict: 'stopped',
+      unmet: null,
+      summary: `${why}; a stopped run is not judged`,
+    };
+  }
+  if (gone !== null)
+    return {
+      ...base,
+      received: input.earlier?.received ?? [],
+      received_certain: false,
+      verdict: 'cannot-tell',
+      unmet: null,
+      summary:
+        gone === 'reset'
+          ? "the lab's systems were reset or started again after this run began (Reset, make reset, a stage check, make stop / make start): what it sent is no longer there, so it is not judged"
+          : 'a later run of the same event wrote its records again before this run was read: what this one left cannot be told apart, so it is not judged',
     };
   if (input.overlapping)
     return {

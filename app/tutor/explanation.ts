@@ -1,67 +1,54 @@
 /**
  * What the tutor says of one run, as the console's "Your runs" panel shows it: read from the run itself
  * (n8n's execution data) and from what the mock API received from it, judged by the checker's own
- * expectations. Never a claim the run and the state do not show: what cannot be told says so.
+ * expectations. Never a claim the run and the state do not show: what cannot be told says so. The model
+ * and its file format are the tutor's file's (app/check-report/runs.ts), which the console keeps across
+ * restarts; here, the types the tutor writes and the line the class tools keep of each.
  */
-import type { RunSummary, RunVerdict } from '../check-report/runs.js';
-import type { StageName } from '../stages/stages.js';
+import type { z } from 'zod';
+import type {
+  ExplainedRun,
+  ReceivedSchema,
+  RunSummary,
+  StageStepSchema,
+  UnmetSchema,
+} from '../check-report/runs.js';
 
-/** A stage the run went through and what it did there, in the trainee's terms. */
-export interface StageStep {
-  stage: StageName;
-  title: string;
-  /** The run's nodes of that stage, in the order they ran. */
-  nodes: string[];
-  /** One line: "GET /identity/lab-admin answered 200", "stopped the run: Alert rejected: ...". */
-  did: string;
-}
+export type StageStep = z.infer<typeof StageStepSchema>;
+export type Received = z.infer<typeof ReceivedSchema>;
+export type Unmet = z.infer<typeof UnmetSchema>;
+export type Explanation = ExplainedRun;
 
-/** What one of the four systems received from the run. */
-export interface Received {
-  /** identity, case, notification or blocklist. */
-  system: 'identity' | 'case' | 'notification' | 'blocklist';
-  /** `POST /blocklist (201)`. */
-  request: string;
-  /** What it holds now for the alert's event, when the request wrote something. */
-  holds: string | null;
-}
+/** The most of an alert an explanation keeps (its JSON), so that a page holds it whatever was posted. */
+export const ALERT_SHOWN_BYTES = 4096;
+/** The most of one string field of an alert shown, when the alert is over ALERT_SHOWN_BYTES. */
+const FIELD_SHOWN_CHARS = 200;
+/** The most fields of a cut alert shown. */
+const FIELDS_SHOWN = 40;
 
-/** The first expectation the run did not meet, as the checker would say it. */
-export interface Unmet {
-  stage: StageName;
-  expectation: string;
-  hint: string;
-  /** `<field or request>: want <x>, got <y>`. */
-  mismatch: string | null;
-  /** The node to blame and why (the checker's run pointer). */
-  node: string | null;
-  why: string;
-}
-
-export interface Explanation {
-  execution_id: string;
-  /** The editor's address of the run; at the node to blame when there is one. */
-  url: string | null;
-  workflow: string;
-  from_editor: boolean;
-  /** n8n's status: success, error, waiting, canceled, crashed. */
-  status: string;
-  started_at: string;
-  stopped_at: string | null;
-  /** The alert the Webhook received (its body), null when the run has none (a run without a Webhook). */
-  alert: Record<string, unknown> | null;
-  /** The alert's row of the acceptance matrix, or `other`. */
-  kind: string;
-  /** The row in words: "positive: confidence 92, a new event, the approver approved". */
-  kind_text: string;
-  stages: StageStep[];
-  received: Received[];
-  /** False when another run overlapped this one in time: some requests could belong to either. */
-  received_certain: boolean;
-  verdict: RunVerdict;
-  unmet: Unmet | null;
-  /** One line for the verdict: "stopped after Valid?, where Enrich was expected". */
-  summary: string;
+/**
+ * The alert as an explanation keeps it: whole when its JSON is within ALERT_SHOWN_BYTES, else its first
+ * fields, long strings and nested values cut, with `…` saying what was left out.
+ */
+export function alertShown(alert: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (alert === null) return null;
+  const json = JSON.stringify(alert);
+  if (Buffer.byteLength(json) <= ALERT_SHOWN_BYTES) return alert;
+  const cut: Record<string, unknown> = {};
+  const keys = Object.keys(alert);
+  for (const key of keys.slice(0, FIELDS_SHOWN)) {
+    const value = alert[key];
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    cut[key.slice(0, FIELD_SHOWN_CHARS)] =
+      typeof value === 'string' || typeof value === 'object'
+        ? shown.length > FIELD_SHOWN_CHARS
+          ? `${shown.slice(0, FIELD_SHOWN_CHARS)}… (${shown.length} characters)`
+          : value
+        : value;
+  }
+  cut['…'] =
+    `the alert is ${Buffer.byteLength(json)} bytes: ${Math.min(keys.length, FIELDS_SHOWN)} of its ${keys.length} fields shown, long values cut`;
+  return cut;
 }
 
 /** The line the class board and the class report keep of an explanation. */

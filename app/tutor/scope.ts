@@ -1,10 +1,13 @@
 /**
  * What the mock API received from one run, and the state as the checker's expectations would see it had
- * that run been the only one: the journal's requests made while the run ran (a path that names its
- * event is its own whatever the time), the destination records of its event. The lab's state holds every
+ * that run been the only one: the journal's requests made while the run ran, the destination records of its
+ * event; and whether the state still holds that window at all (goneFromState). The lab's state holds every
  * run the trainee made since the last reset; the checker resets before each stimulus, the tutor scopes.
  */
 import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
+
+/** A write of the run's event this long after its end is a later run's (a run's writes come before it ends). */
+const LATER_WRITE_MS = 1000;
 
 /** Requests no workflow makes: the trainer's and the checker's (reset, controls, state). */
 const NOT_A_WORKFLOW_REQUEST = /^\/(reset|control\/|state|openapi)/;
@@ -17,7 +20,7 @@ export interface RunWindow {
 
 const eventOf = (x: { event_id?: unknown }) => (typeof x.event_id === 'string' ? x.event_id : null);
 
-/** The journal's requests of the run: made within its window, or naming its event in their path. */
+/** The journal's requests of the run: made within its window (a request naming its event, up to just after it). */
 export function runRequests(
   state: StateReading,
   window: RunWindow,
@@ -28,9 +31,8 @@ export function runRequests(
   return state.journal.filter((j) => {
     if (NOT_A_WORKFLOW_REQUEST.test(j.path)) return false;
     const at = Date.parse(j.at);
-    const within = at >= from && at <= to;
     const named = eventId !== null && j.path.includes(`/${encodeURIComponent(eventId)}`);
-    return within || (named && at >= from);
+    return at >= from && (at <= to || (named && at <= to + LATER_WRITE_MS));
   });
 }
 
@@ -109,4 +111,24 @@ export function earlierDelivery(
   if (state.cases.length > 0)
     lines.push({ seq: firstSeq - 1, at: startedAt, method: 'POST', path: '/cases', status: 201 });
   return lines;
+}
+
+/**
+ * Why the state no longer holds the run's window, or null when it does: `reset` when the state began after
+ * the run did (the mock API was reset or started again: its `since`), `rewritten` when a later run wrote the
+ * run's event again (a record of it, or a request naming it, after the run's end).
+ */
+export function goneFromState(
+  state: StateReading,
+  window: RunWindow,
+  eventId: string | null,
+): 'reset' | 'rewritten' | null {
+  const since = typeof state.since === 'string' ? Date.parse(state.since) : Number.NaN;
+  if (Number.isFinite(since) && since > Date.parse(window.startedAt)) return 'reset';
+  if (window.stoppedAt === null || eventId === null) return null;
+  const after = Date.parse(window.stoppedAt) + LATER_WRITE_MS;
+  const named = `/${encodeURIComponent(eventId)}`;
+  if (state.journal.some((j) => j.path.includes(named) && Date.parse(j.at) > after)) return 'rewritten';
+  const records = [...state.cases, ...state.notifications, ...state.blocklist, ...state.blocklist_history];
+  return records.some((r) => r.event_id === eventId && (writtenAt(r) ?? 0) > after) ? 'rewritten' : null;
 }

@@ -3,6 +3,7 @@
  * tutor from explaining, if anything. Types only, so the page's script (app/console/client/) reads the very
  * declaration the server sends.
  */
+import { EXPLAINED_KEPT } from '../check-report/runs.js';
 import type { Explanation } from './explanation.js';
 
 export interface TutorView {
@@ -17,5 +18,5 @@ export interface TutorView {
   runs: Explanation[];
 }
 
-/** How many explained runs the panel keeps. */
-export const TUTOR_RUNS_SHOWN = 30;
+/** How many explained runs the panel keeps: as many as the tutor's file keeps whole. */
+export const TUTOR_RUNS_SHOWN = EXPLAINED_KEPT;

@@ -2,26 +2,37 @@
  * The tutor beside every run: while a console page is open it watches the workflow platform's runs (a
  * RunFeed: n8n's public API in the lab, asked by the console, never the other way round) and explains each
  * one as it ends, or as it starts to wait for its approval, from the run's own data and the mock API's
- * state (./explain.ts). A waiting run is explained again once it ends. Explanations are kept newest first
- * for the console's "Your runs" panel, and summarised into reports/runs.json (./runs-file.ts) for the class
- * tools. Everything is bounded: one list a poll, a run fetched once per status, the user's identity asked
- * once; what goes wrong on the way is said once, as the tutor's own state, never as a verdict.
+ * state (./explain.ts). A waiting run is followed until it ends, however many runs come after it, and
+ * explained again then. The ledger (./runs-file.ts, reports/runs.json) is the source of what was said: the
+ * explanations for the console's "Your runs" panel, the summaries for the class tools, and every run read
+ * at its status, so that a console started again says the same and reads no run twice. Everything is
+ * bounded: one list a poll, a run fetched once per status (its size and time capped by the feed), the
+ * user's identity asked once; what goes wrong on the way is said once, as the tutor's own state, never as
+ * a verdict.
  */
-import { hasEnded, type RunDetail, type RunFeed, type RunHead } from '../driver/run-watch.js';
+import {
+  hasEnded,
+  type RunDetail,
+  type RunFeed,
+  type RunHead,
+  RunTooLargeError,
+} from '../driver/run-watch.js';
 import type { ApiCaller } from '../mock-api-client/client.js';
 import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
 import { ListenedPoll } from '../tool-kit/listened-poll.js';
 import { type ExplainInput, explainRun, fromChecker } from './explain.js';
-import { type Explanation, summaryOf } from './explanation.js';
-import { RunsLedger } from './runs-file.js';
-import { TUTOR_RUNS_SHOWN, type TutorView } from './tutor-view.js';
+import type { Explanation } from './explanation.js';
+import { RunsLedger, runKey } from './runs-file.js';
+import type { TutorView } from './tutor-view.js';
 
 /** The runs asked for at each poll: more than a trainee makes between two polls. */
 export const RECENT_RUNS = 20;
-/** Runs whose status the tutor remembers (each fetched once per status). */
-const SEEN_KEPT = 500;
+/** Waiting runs no longer listed (ended, or behind newer ones) fetched at one poll, the oldest first. */
+const FOLLOWED_PER_POLL = 10;
 /** Polls a run n8n will not give is tried in before it is left (said in the panel). */
 const MAX_TRIES = 3;
+/** Failed fetches remembered (more is a storm: forgotten, and tried again). */
+const FAILURES_KEPT = 500;
 
 export interface TutorOptions {
   feed: RunFeed;
@@ -58,22 +69,26 @@ interface Progress {
   note: string | null;
 }
 
+/** A run due to be read: listed now (its head), or a waiting run followed by its id and start. */
+interface Due {
+  id: string;
+  startedAt: string;
+  head: RunHead | null;
+}
+
 export class RunTutor extends ListenedPoll<TutorView> {
   readonly #feed: RunFeed;
   readonly #api: ApiCaller;
   readonly #explain: (input: ExplainInput) => Explanation;
-  readonly #ledger: RunsLedger | null;
+  readonly #ledger: RunsLedger;
   readonly #onWriteError: ((error: Error) => void) | undefined;
-  /** Each run's status when it was last fetched (explained, or found to be the checker's or gone). */
-  readonly #seen = new Map<string, string>();
   /** The windows of the runs last listed: another run's overlap makes a run's requests uncertain. */
   #windows = new Map<string, { start: number; stop: number }>();
   /** Fetches of a run (and status) n8n did not answer, to leave it after MAX_TRIES. */
   readonly #failures = new Map<string, number>();
   #note: string | null = null;
   readonly #identityOf: (user: string) => Promise<Record<string, unknown> | null>;
-  #runs: Explanation[] = [];
-  #view: TutorView = { version: 0, trouble: null, runs: [] };
+  #view: TutorView;
 
   constructor(options: TutorOptions) {
     super(options.pollMs ?? 1000);
@@ -81,8 +96,9 @@ export class RunTutor extends ListenedPoll<TutorView> {
     this.#api = options.api;
     this.#identityOf = options.identityOf;
     this.#explain = options.explain ?? explainRun;
-    this.#ledger = options.runsFile ? new RunsLedger(options.runsFile) : null;
+    this.#ledger = new RunsLedger(options.runsFile ?? null);
     this.#onWriteError = options.onWriteError;
+    this.#view = { version: 0, trouble: null, runs: this.#ledger.explained };
   }
 
   get view(): TutorView {
@@ -96,7 +112,7 @@ export class RunTutor extends ListenedPoll<TutorView> {
     } catch (error) {
       progress.trouble = message(error);
     }
-    if (progress.changed && this.#ledger !== null) {
+    if (progress.changed && this.#ledger.path !== null) {
       try {
         await this.#ledger.write();
       } catch (error) {
@@ -107,19 +123,22 @@ export class RunTutor extends ListenedPoll<TutorView> {
     // A run left unexplained is said until a later one is explained.
     if (progress.note !== null) this.#note = progress.note;
     else if (progress.changed) this.#note = null;
-    const { changed } = progress;
     const trouble = progress.trouble ?? this.#note;
-    if (!changed && trouble === this.#view.trouble) return;
-    this.#view = { version: this.#view.version + 1, trouble, runs: this.#runs };
+    // What the ledger holds is shown, read from its file by the first poll or explained since.
+    const runs = this.#ledger.explained;
+    if (runs === this.#view.runs && trouble === this.#view.trouble) return;
+    this.#view = { version: this.#view.version + 1, trouble, runs };
     this.tell(this.#view);
   }
 
   /**
-   * Explains each run that has ended or waits since it was last fetched, oldest first. n8n or the mock API
-   * not answering ends the poll (the next one tries again); one run n8n will not give or the explainer
-   * cannot explain is said and, after MAX_TRIES, left, so that it holds up no other.
+   * Explains each run that has ended or waits since it was last read, oldest first, and each run read while
+   * it waited that the list no longer shows. n8n or the mock API not answering ends the poll (the next one
+   * tries again); one run n8n will not give or the explainer cannot explain is said and, after MAX_TRIES,
+   * left, so that it holds up no other.
    */
   async #explainNew(progress: Progress): Promise<void> {
+    await this.#ledger.load();
     let heads: RunHead[];
     try {
       heads = await this.#feed.recent(RECENT_RUNS);
@@ -129,26 +148,48 @@ export class RunTutor extends ListenedPoll<TutorView> {
       );
     }
     this.#windows = new Map(heads.map((h) => [h.id, windowOf(h.startedAt, h.status, h.stoppedAt)]));
-    await this.#ledger?.load();
-    const due = heads.filter((h) => explainable(h.status) && this.#seen.get(h.id) !== h.status).reverse();
+    const listed = new Set(heads.map((h) => runKey(h.id, h.startedAt)));
+    const due: Due[] = heads
+      .filter((h) => explainable(h.status) && this.#ledger.seenStatus(h.id, h.startedAt) !== h.status)
+      .reverse()
+      .map((h) => ({ id: h.id, startedAt: h.startedAt, head: h }));
+    const followed = this.#ledger
+      .waitingRuns()
+      .filter((w) => !listed.has(runKey(w.execution_id, w.started_at)))
+      .slice(0, FOLLOWED_PER_POLL);
+    for (const w of followed) due.push({ id: w.execution_id, startedAt: w.started_at, head: null });
     let state: StateReading | null = null;
     /** When the state was read (this host's clock): with its `now`, the mock API's clock. */
     let stateReadAt = 0;
-    for (const head of due) {
+    for (const run of due) {
       let detail: RunDetail | null;
       try {
-        detail = await this.#feed.detail(head.id);
+        detail = await this.#feed.detail(run.id);
       } catch (error) {
-        progress.note = `Run ${head.id} cannot be read from n8n (${message(error)}).`;
-        this.#failed(head.id, head.status);
+        if (error instanceof RunTooLargeError && run.head !== null) {
+          this.#ledger.see(run.id, run.startedAt, run.head.status);
+          this.#ledger.record(tooLarge(run.head, error));
+          progress.changed = true;
+          continue;
+        }
+        progress.note = `Run ${run.id} cannot be read from n8n (${message(error)}).`;
+        this.#failed(run);
         continue;
       }
-      const status = detail?.head.status ?? head.status;
-      if (detail === null || fromChecker(detail)) {
-        this.#see(head.id, status);
+      // Gone from n8n, or its id now another run's (a lab made anew): what was said of it stays.
+      if (detail === null || detail.head.startedAt !== run.startedAt) {
+        this.#ledger.see(run.id, run.startedAt, 'gone');
+        const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
+        if (earlier?.verdict === 'waiting') this.#ledger.record(goneWhileWaiting(earlier));
+        progress.changed = true;
         continue;
       }
-      if (!explainable(status) || this.#seen.get(head.id) === status) continue;
+      const status = detail.head.status;
+      if (fromChecker(detail)) {
+        this.#ledger.see(run.id, run.startedAt, status);
+        continue;
+      }
+      if (!explainable(status) || this.#ledger.seenStatus(run.id, run.startedAt) === status) continue;
       if (state === null) {
         stateReadAt = Date.now();
         state = await this.#state();
@@ -157,35 +198,37 @@ export class RunTutor extends ListenedPoll<TutorView> {
       let explanation: Explanation;
       try {
         const overlapping = this.#overlaps(detail.head);
-        explanation = this.#explain({ detail, state, overlapping, identity, stateReadAt });
+        const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
+        explanation = this.#explain({ detail, state, overlapping, identity, stateReadAt, earlier });
       } catch (error) {
-        progress.note = `Run ${head.id} could not be explained (${message(error)}).`;
-        this.#see(head.id, status);
+        progress.note = `Run ${run.id} could not be explained (${message(error)}).`;
+        this.#ledger.see(run.id, run.startedAt, status);
         continue;
       }
-      this.#see(head.id, status);
-      this.#keep(explanation);
-      this.#ledger?.record(summaryOf(explanation));
+      this.#failures.delete(`${runKey(run.id, run.startedAt)}|${status}`);
+      this.#ledger.see(run.id, run.startedAt, status);
+      this.#ledger.record(explanation);
       progress.changed = true;
     }
   }
 
   /** A run n8n would not give: tried again at the next polls, left after MAX_TRIES. */
-  #failed(id: string, status: string): void {
-    const key = `${id}|${status}`;
+  #failed(run: Due): void {
+    const status = run.head?.status ?? 'followed';
+    const key = `${runKey(run.id, run.startedAt)}|${status}`;
     const tries = (this.#failures.get(key) ?? 0) + 1;
     this.#failures.set(key, tries);
-    if (this.#failures.size > SEEN_KEPT) this.#failures.clear();
+    if (this.#failures.size > FAILURES_KEPT) this.#failures.clear();
     if (tries < MAX_TRIES) return;
     this.#failures.delete(key);
-    this.#see(id, status);
+    this.#ledger.see(run.id, run.startedAt, run.head === null ? 'unread' : status);
   }
 
   /** Another run's [started, stopped] (a run not ended: up to now) overlaps this one's. */
   #overlaps(head: RunHead): boolean {
     const own = windowOf(head.startedAt, head.status, head.stoppedAt);
     const windows = new Map(this.#windows);
-    for (const e of this.#runs)
+    for (const e of this.#ledger.explained)
       if (!windows.has(e.execution_id))
         windows.set(e.execution_id, windowOf(e.started_at, e.status, e.stopped_at));
     for (const [id, w] of windows) {
@@ -193,24 +236,6 @@ export class RunTutor extends ListenedPoll<TutorView> {
       if (w.start <= own.stop && own.start <= w.stop) return true;
     }
     return false;
-  }
-
-  #keep(explanation: Explanation): void {
-    this.#runs = [explanation, ...this.#runs.filter((e) => e.execution_id !== explanation.execution_id)]
-      .sort(
-        (a, b) => b.started_at.localeCompare(a.started_at) || Number(b.execution_id) - Number(a.execution_id),
-      )
-      .slice(0, TUTOR_RUNS_SHOWN);
-  }
-
-  #see(id: string, status: string): void {
-    this.#failures.delete(`${id}|${status}`);
-    this.#seen.delete(id);
-    this.#seen.set(id, status);
-    for (const oldest of this.#seen.keys()) {
-      if (this.#seen.size <= SEEN_KEPT) break;
-      this.#seen.delete(oldest);
-    }
   }
 
   async #state(): Promise<StateReading> {
@@ -239,4 +264,37 @@ export class RunTutor extends ListenedPoll<TutorView> {
     const user = typeof body === 'object' && body !== null && 'user' in body ? body.user : undefined;
     return typeof user === 'string' && user !== '' ? await this.#identityOf(user) : null;
   }
+}
+
+/** A run too large to read (over the feed's cap): said so, from its head, and not judged. */
+function tooLarge(head: RunHead, error: RunTooLargeError): Explanation {
+  const mib = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+  return {
+    execution_id: head.id,
+    url: null,
+    workflow: '',
+    from_editor: head.mode === 'manual',
+    status: head.status,
+    started_at: head.startedAt,
+    stopped_at: head.stoppedAt,
+    alert: null,
+    kind: 'other',
+    kind_text: 'a run too large to read',
+    stages: [],
+    received: [],
+    received_certain: false,
+    verdict: 'cannot-tell',
+    unmet: null,
+    summary: `its data is ${error.bytes === null ? 'over' : mib(error.bytes)} (the tutor reads at most ${mib(error.limit)} of a run), so it is not judged: open it in n8n`,
+  };
+}
+
+/** A run read while it waited that n8n no longer has (deleted, or the lab made anew): how it ended is unknown. */
+function goneWhileWaiting(earlier: Explanation): Explanation {
+  return {
+    ...earlier,
+    verdict: 'cannot-tell',
+    summary:
+      'n8n no longer has this run (deleted, or the lab made anew) and how it ended was not seen: what it did after its approval request is not judged',
+  };
 }

@@ -15,6 +15,7 @@ const request = (id: number, eventId: string, s: number) => ({
 });
 const state = (over: Partial<State>): State => ({
   case_mode: 'healthy',
+  since: at(0),
   now: at(30),
   cases: [],
   notifications: [],

@@ -6,7 +6,8 @@
  * the Webhook node's item, how it started); a run that is gone is null; a refused key and a silent n8n throw.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { n8nRunFeed } from '../../app/n8n/run-feed.js';
+import { RunTooLargeError } from '../../app/driver/run-watch.js';
+import { MAX_RUN_BYTES, n8nRunFeed } from '../../app/n8n/run-feed.js';
 import { type Call, type StandIn, send, standIn } from './stand-in.js';
 
 const head = (id: string, status: string, startedAt: string, mode = 'webhook') => ({
@@ -22,8 +23,12 @@ const ENDED = [
   head('41', 'error', '2026-11-26T10:00:41.000Z', 'manual'),
   head('40', 'success', '2026-11-26T10:00:40.000Z'),
 ];
-// n8n 2.41.1's unfiltered list holds waiting runs too: the waiting one below is listed twice.
-const WAITING = [head('42', 'waiting', '2026-11-26T10:00:42.000Z')];
+// n8n 2.41.1's unfiltered list holds waiting runs too: the waiting one below is listed twice. Run 7 waits
+// since long before the newest runs: the unfiltered list of the newest leaves it out.
+const WAITING = [
+  head('42', 'waiting', '2026-11-26T10:00:42.000Z'),
+  head('7', 'waiting', '2026-11-26T09:00:07.000Z'),
+];
 const RUNNING = [head('43', 'running', '2026-11-26T10:00:43.000Z')];
 
 const alert = { event_id: 'evt-1', user: 'lab-admin', source_ip: '203.0.113.7', confidence: 92 };
@@ -76,11 +81,23 @@ beforeAll(async () => {
     const url = new URL(call.url, 'http://n8n');
     if (url.pathname === '/api/v1/executions') {
       const status = url.searchParams.get('status');
-      const data = status === 'running' ? RUNNING : status === 'waiting' ? WAITING : [...WAITING, ...ENDED];
+      const data = status === 'running' ? RUNNING : status === 'waiting' ? WAITING : [WAITING[0], ...ENDED];
       return send(res, 200, { data: data.slice(0, Number(url.searchParams.get('limit'))), nextCursor: null });
     }
     if (url.pathname === '/api/v1/executions/41' && url.searchParams.get('includeData') === 'true')
       return send(res, 200, detail41);
+    // A run of 9 MiB: said in its length (908), or streamed without one (909).
+    if (url.pathname === '/api/v1/executions/908')
+      return send(res, 200, { ...detail41, pad: 'x'.repeat(9 << 20) });
+    if (url.pathname === '/api/v1/executions/909') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"pad":"');
+      for (let i = 0; i < 9; i++) res.write('x'.repeat(1 << 20));
+      return res.end('"}');
+    }
+    // Control: a run just under the cap is read.
+    if (url.pathname === '/api/v1/executions/907')
+      return send(res, 200, { ...detail41, pad: 'x'.repeat(MAX_RUN_BYTES - 8192) });
     return send(res, 404, { message: 'Not Found' });
   }, 'file');
   down = await standIn((_, res) => send(res, 503, { message: 'n8n is starting' }), 'file');
@@ -98,6 +115,7 @@ describe("the tutor's n8n runs", () => {
       ['42', 'waiting'],
       ['41', 'error'],
       ['40', 'success'],
+      ['7', 'waiting'],
     ]);
     expect(recent[2]).toEqual({
       id: '41',
@@ -109,9 +127,18 @@ describe("the tutor's n8n runs", () => {
     });
     const asked = listCalls(n8n.calls).map((c) => new URL(c.url, 'http://n8n').searchParams);
     expect(asked.map((q) => q.get('status')).sort()).toEqual([null, 'running', 'waiting'].sort());
-    expect(asked.every((q) => q.get('includeData') === 'false' && q.get('limit') === '20')).toBe(true);
-    // Control: the limit holds over the merged lists.
-    expect((await feed().recent(2)).map((r) => r.id)).toEqual(['43', '42']);
+    // The newest 20; every running or waiting run, however old (up to 100 of each).
+    expect(asked.every((q) => q.get('includeData') === 'false')).toBe(true);
+    expect(asked.map((q) => [q.get('status'), q.get('limit')]).sort()).toEqual(
+      [
+        [null, '20'],
+        ['running', '100'],
+        ['waiting', '100'],
+      ].sort(),
+    );
+    // The limit holds over the ended runs; a waiting run behind newer ones is kept.
+    expect((await feed().recent(2)).map((r) => r.id)).toEqual(['43', '42', '7']);
+    expect((await feed().recent(3)).map((r) => r.id)).toEqual(['43', '42', '41', '7']);
   });
 
   it("gives one run with its data: nodes in run order, the editor's address, the workflow, the Webhook's item", async () => {
@@ -154,6 +181,20 @@ describe("the tutor's n8n runs", () => {
     });
     const asked = n8n.calls.filter((c) => c.url.startsWith('/api/v1/executions/41'));
     expect(asked.at(-1)?.url).toBe('/api/v1/executions/41?includeData=true');
+  });
+
+  it('reads no run past MAX_RUN_BYTES, whether n8n says its length or streams it; one under it is read', async () => {
+    for (const id of ['908', '909']) {
+      const error = await feed()
+        .detail(id)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(error, id).toBeInstanceOf(RunTooLargeError);
+      expect((error as RunTooLargeError).limit).toBe(MAX_RUN_BYTES);
+    }
+    expect((await feed().detail('907'))?.head.id).toBe('41');
   });
 
   it('a run that is gone is null; a refused key and an n8n that does not answer throw, saying which', async () => {

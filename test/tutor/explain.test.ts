@@ -14,6 +14,7 @@ import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
 import { type SimulatedRun, type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
 import { viewOf } from '../../app/simulator/runs.js';
 import { explainRun, fromChecker } from '../../app/tutor/explain.js';
+import { ALERT_SHOWN_BYTES } from '../../app/tutor/explanation.js';
 import type { N8nExport } from '../../app/workflow/export.js';
 import {
   guideResponseUpTo,
@@ -236,5 +237,93 @@ describe('a run explained', () => {
     const checks = await send(h, alert(), 'suspicious-login', { [STIMULUS_HEADER]: 'evt-x' });
     expect(fromChecker(detailOf(checks))).toBe(true);
     expect(fromChecker(detailOf(run))).toBe(false);
+  });
+});
+
+describe('a run judged only within its own window, as the state holds it', () => {
+  const stopHost = async (h: SimulatorHost) => {
+    await h.stopRuns();
+  };
+
+  it("a waiting run stopped by Reset says so: not a timeout, no stage 'not met', what it received kept", async () => {
+    const h = await whole();
+    const run = await send(h, alert());
+    const waiting = await explain(run);
+    expect(waiting).toMatchObject({ verdict: 'waiting', kind: 'approval_pending' });
+    // Reset, as the console's and make reset do it: the unfinished runs stopped, then the mock API cleared.
+    await stopHost(h);
+    await mock().request('POST', '/reset', {});
+    expect(run.status).toBe('canceled');
+    const detail = detailOf(run);
+    const stopped = explainRun({
+      detail,
+      state: await state(),
+      overlapping: false,
+      identity: { user: LAB_USER },
+      earlier: waiting,
+    });
+    expect(stopped).toMatchObject({ verdict: 'stopped', unmet: null, kind: 'positive' });
+    expect(stopped.summary).toMatch(/^stopped by Reset: the lab was reset while it ran/);
+    expect(stopped.received).toEqual(waiting.received);
+    expect(stopped.received.map((r) => r.request)).toContain('GET /identity/lab-admin (200)');
+    // Without what was read while it waited, nothing is claimed of what it sent.
+    const unread = explainRun({
+      detail,
+      state: await state(),
+      overlapping: false,
+      identity: { user: LAB_USER },
+    });
+    expect(unread).toMatchObject({ verdict: 'stopped', received: [], received_certain: false });
+  });
+
+  it('a run stopped in the editor, with the state intact, is stopped, not judged, its requests as received', async () => {
+    const h = await whole();
+    const run = await send(h, alert());
+    await stopHost(h);
+    const e = await explain(run);
+    expect(e).toMatchObject({ verdict: 'stopped', unmet: null, received_certain: true });
+    expect(e.summary).toMatch(/^stopped: canceled before it finished/);
+    expect(e.received.map((r) => r.request)).toContain('POST /notify (202)');
+  });
+
+  it('a run read after a reset or a restart of the mock API is not judged against the emptied systems', async () => {
+    const h = await whole();
+    const run = await send(h, alert({ confidence: 40 }));
+    // Control: read while the state holds it, as asked.
+    expect(await explain(run)).toMatchObject({ kind: 'low_confidence', verdict: 'as-asked' });
+    await mock().request('POST', '/reset', {});
+    const late = await explain(run);
+    expect(late).toMatchObject({
+      verdict: 'cannot-tell',
+      unmet: null,
+      received: [],
+      received_certain: false,
+    });
+    expect(late.summary).toMatch(/^the lab's systems were reset or started again after this run began/);
+  });
+
+  it("a run read after a later run of its event wrote its records again is not judged by that run's records", async () => {
+    const h = await whole();
+    const first = alert();
+    const run = await answer('approve', await send(h, first));
+    // Control: read at its end, as asked.
+    expect(await explain(run)).toMatchObject({ kind: 'positive', verdict: 'as-asked' });
+    await sleep(1100);
+    await send(h, first);
+    const late = await explain(run);
+    expect(late).toMatchObject({ verdict: 'cannot-tell', unmet: null, received_certain: false });
+    expect(late.summary).toMatch(/^a later run of the same event wrote its records again/);
+  });
+
+  it('an alert of any size is kept cut to a size a page holds; a small one whole', async () => {
+    const h = await host([guideResponseUpTo('validate')]);
+    const small = alert();
+    expect((await explain(await send(h, small))).alert).toEqual(small);
+    const big = alert({ notes: 'x'.repeat(1 << 20) });
+    const e = await explain(await send(h, big));
+    const shown = JSON.stringify(e.alert);
+    expect(shown.length).toBeLessThan(ALERT_SHOWN_BYTES + 1024);
+    expect(e.alert).toMatchObject({ event_id: big.event_id, user: LAB_USER });
+    expect(String(e.alert?.notes)).toMatch(/^x{200}… \(1048576 characters\)$/);
   });
 });

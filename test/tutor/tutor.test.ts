@@ -11,111 +11,17 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findIdentity } from '../../app/api/store/identities.js';
 import { RunsFileSchema } from '../../app/check-report/runs.js';
-import type { RunDetail, RunFeed, RunHead } from '../../app/driver/run-watch.js';
+import type { RunFeed } from '../../app/driver/run-watch.js';
 import { type ApiCaller, mockApiClient } from '../../app/mock-api-client/client.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import type { ExplainInput } from '../../app/tutor/explain.js';
 import type { Explanation } from '../../app/tutor/explanation.js';
 import { RunTutor } from '../../app/tutor/tutor.js';
 import type { TutorView } from '../../app/tutor/tutor-view.js';
+import { recordingExplainer, run, StandInFeed } from './stand-ins.js';
 
 const POLL_MS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** n8n's runs as the tutor sees them: each a RunDetail the test sets; `down` makes every call throw. */
-class StandInFeed implements RunFeed {
-  readonly runs = new Map<string, RunDetail>();
-  down = false;
-  recentCalls = 0;
-  readonly detailCalls: string[] = [];
-  async recent(limit: number): Promise<RunHead[]> {
-    this.recentCalls++;
-    if (this.down) throw new Error('n8n unreachable at http://127.0.0.1:9 (fetch failed)');
-    return [...this.runs.values()]
-      .map((r) => r.head)
-      .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
-      .slice(0, limit);
-  }
-  async detail(id: string): Promise<RunDetail | null> {
-    this.detailCalls.push(id);
-    if (this.down) throw new Error('n8n unreachable at http://127.0.0.1:9 (fetch failed)');
-    const run = this.runs.get(id);
-    return run === undefined ? null : structuredClone(run);
-  }
-}
-
-const at = (s: number) => new Date(Date.UTC(2026, 10, 26, 10, 0, s)).toISOString();
-function run(
-  id: string,
-  status: string,
-  window: [number, number | null],
-  over: { headers?: Record<string, string>; user?: string } = {},
-): RunDetail {
-  const body = {
-    event_id: `evt-${id}`,
-    user: over.user ?? 'lab-admin',
-    source_ip: '203.0.113.7',
-    confidence: 92,
-  };
-  const trigger = { headers: over.headers ?? { host: 'n8n' }, body };
-  return {
-    head: {
-      id,
-      status,
-      startedAt: at(window[0]),
-      stoppedAt: window[1] === null ? null : at(window[1]),
-      workflowId: 'wf-1',
-      mode: 'webhook',
-    },
-    view: {
-      id,
-      url: `http://127.0.0.1:5678/workflow/wf-1/executions/${id}`,
-      status,
-      nodes: [
-        {
-          id: 'n1',
-          name: 'Webhook',
-          type: 'n8n-nodes-base.webhook',
-          error: null,
-          output: [trigger],
-          url: null,
-        },
-      ],
-      lastNode: 'Webhook',
-    },
-    workflow: 'Suspicious Login Response',
-    trigger,
-  };
-}
-
-/** An explainer that keeps what it was given and says a fixed verdict: unmet at Enrich, or waiting. */
-function recordingExplainer(seen: ExplainInput[]) {
-  return (input: ExplainInput): Explanation => {
-    seen.push(input);
-    const { head } = input.detail;
-    const waiting = head.status === 'waiting';
-    return {
-      execution_id: head.id,
-      url: input.detail.view.url,
-      workflow: input.detail.workflow,
-      from_editor: head.mode === 'manual',
-      status: head.status,
-      started_at: head.startedAt,
-      stopped_at: head.stoppedAt,
-      alert: null,
-      kind: 'positive',
-      kind_text: 'positive',
-      stages: [],
-      received: [],
-      received_certain: !input.overlapping,
-      verdict: waiting ? 'waiting' : 'unmet',
-      unmet: waiting
-        ? null
-        : { stage: 'enrich', expectation: 'x', hint: 'y', mismatch: null, node: 'Webhook', why: 'z' },
-      summary: waiting ? 'waiting' : 'Enrich: not met',
-    };
-  };
-}
 
 let mockApi: LocalMockApi;
 let api: ApiCaller & { close(): void };

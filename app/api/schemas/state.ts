@@ -24,6 +24,11 @@ export const StateSchema = z
     blocklist: z.array(BlockEntrySchema),
     blocklist_history: z.array(BlockHistoryRecordSchema),
     journal: z.array(JournalEntrySchema),
+    /**
+     * When this state began, on the service clock: the service's start or its last reset. Whatever was
+     * received before it is gone; a reader that judges a run that began earlier cannot judge it from this state.
+     */
+    since: IsoDateTimeSchema,
     /** The service clock at the answer. Last in the JSON (app/api/store/store.ts, stateParts). */
     now: IsoDateTimeSchema,
   })

@@ -38,6 +38,8 @@ export class Store {
     journal: 0,
   };
   readonly #sectionJson = new Map<Section, { version: number; bytes: Buffer }>();
+  /** When this state began (the service clock): the service's start, or its last reset. */
+  #since: number;
   #cached: { version: number; head: Buffer[]; headLength: number } | undefined;
 
   readonly cases = new CaseStore(LIMITS.cases, LIMITS.caseBytes, this.#changed('cases'));
@@ -49,6 +51,7 @@ export class Store {
   readonly clock: Clock;
 
   constructor(clock: Clock) {
+    this.#since = clock.now();
     const moved = this.#changed();
     this.clock = {
       now: () => clock.now(),
@@ -98,6 +101,7 @@ export class Store {
     this.journal.clear();
     this.connector.setMode('healthy');
     this.clock.reset();
+    this.#since = this.clock.now();
   }
 
   snapshot(): State {
@@ -109,6 +113,7 @@ export class Store {
       blocklist: this.blocklist.active(now),
       blocklist_history: this.blocklist.history(now),
       journal: this.journal.list(),
+      since: iso(this.#since),
       // Last, so that everything before it is the same for a whole state version (stateParts()).
       now: iso(now),
     };
@@ -140,7 +145,7 @@ export class Store {
         }),
         Buffer.from(',"journal":'),
         this.#section('journal', () => JSON.stringify(this.journal.list())),
-        Buffer.from(',"now":"'),
+        Buffer.from(`,"since":"${iso(this.#since)}","now":"`),
       ];
       cached = { version, head, headLength: head.reduce((n, p) => n + p.length, 0) };
       this.#cached = cached;

@@ -14,6 +14,7 @@ const VERDICTS: Record<string, string> = {
   'as-asked': 'as the exercise asks',
   unmet: 'not as asked',
   waiting: 'waiting for its approval',
+  stopped: 'stopped, not judged',
   'cannot-tell': 'cannot tell',
 };
 

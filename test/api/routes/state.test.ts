@@ -19,6 +19,23 @@ describe('GET /state', () => {
   });
 });
 
+describe("the state's since", () => {
+  it("is the service's start, moves to each reset, and not with the clock's advance", async () => {
+    const t = makeTestApp();
+    const start = expectSchema(StateSchema, (await t.get('/state')).body);
+    expect(start.since).toBe('2026-03-01T09:00:00.000Z');
+    t.time.now += 60_000;
+    await t.post('/control/clock', { advance_minutes: 30 });
+    expect(expectSchema(StateSchema, (await t.get('/state')).body).since).toBe(start.since);
+    t.time.now += 60_000;
+    await t.post('/reset', {});
+    const after = expectSchema(StateSchema, (await t.get('/state')).body);
+    // The clock back to real time, and the state begun then.
+    expect(after.since).toBe('2026-03-01T09:02:00.000Z');
+    expect(after.now).toBe(after.since);
+  });
+});
+
 describe('the request journal', () => {
   it('records method, raw path without query, status and time, refused requests included', async () => {
     const t = makeTestApp();
