@@ -107,6 +107,8 @@ export const ExplainedRunSchema = z.object({
   unmet: UnmetSchema.nullable(),
   /** One line for the verdict: "stopped after Valid?, where Enrich was expected". */
   summary: z.string(),
+  /** When the run was busy (ms, n8n's clock; app/driver/run-watch.ts BusySpan), as it was read. */
+  busy: z.array(z.tuple([z.number(), z.number()])).optional(),
 });
 export type ExplainedRun = z.infer<typeof ExplainedRunSchema>;
 

@@ -30,6 +30,29 @@ export interface RunView {
   nodes: RunNode[];
   /** The last node that ran (n8n's lastNodeExecuted). */
   lastNode: string | null;
+  /**
+   * When the run was busy (its nodes ran), ms since the epoch on the target's clock, oldest first: a run is
+   * not busy while it waits for its approval, so what another run did then is not its own. Absent when the
+   * target does not say.
+   */
+  busy?: BusySpan[];
+}
+
+/** A time a run was busy: [from, to], ms since the epoch. */
+export type BusySpan = [number, number];
+
+/** Node times merged into a run's busy spans: spans closer than this are one (nodes follow each other). */
+const BUSY_GAP_MS = 1000;
+
+/** The spans, oldest first, merged where they overlap or follow within BUSY_GAP_MS. */
+export function mergeBusy(spans: readonly BusySpan[]): BusySpan[] {
+  const merged: BusySpan[] = [];
+  for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last !== undefined && from <= last[1] + BUSY_GAP_MS) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
 }
 
 /**

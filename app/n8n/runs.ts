@@ -5,7 +5,15 @@
  * status, the nodes that ran in order with their errors and output, and the editor's address of the run.
  */
 import { z } from 'zod';
-import type { RunLookup, RunNode, RunQuery, RunSource, RunView } from '../driver/run-watch.js';
+import {
+  type BusySpan,
+  mergeBusy,
+  type RunLookup,
+  type RunNode,
+  type RunQuery,
+  type RunSource,
+  type RunView,
+} from '../driver/run-watch.js';
 import { N8nError, PublicApi, WorkflowNodeSchema } from './client.js';
 
 /** A short limit per call: a paused or overloaded n8n must not hold the check up for long per poll. */
@@ -17,6 +25,7 @@ const CLOCK_SLACK_MS = 1_000;
 
 const RunEntrySchema = z.looseObject({
   startTime: z.number().optional(),
+  executionTime: z.number().optional(),
   executionIndex: z.number().optional(),
   error: z.looseObject({ message: z.string().optional() }).nullish(),
   data: z.looseObject({ main: z.array(z.unknown()).optional() }).nullish(),
@@ -136,12 +145,22 @@ export function viewOf(execution: Execution, editor: string): RunView {
         url: typeof url === 'string' ? url : null,
       };
     });
+  // Each node's run from its start for its time (a Wait node resumed is run again from its resume: n8n
+  // replaces its entry), so the time it waited is no node's.
+  const busy = mergeBusy(
+    Object.values(runData).flatMap((runs) =>
+      runs.flatMap((r): BusySpan[] =>
+        r.startTime === undefined ? [] : [[r.startTime, r.startTime + (r.executionTime ?? 0)]],
+      ),
+    ),
+  );
   return {
     id,
     url: execution.workflowId ? `${editor}/workflow/${execution.workflowId}/executions/${id}` : null,
     status: execution.status,
     nodes,
     lastNode: execution.data?.resultData.lastNodeExecuted ?? nodes.at(-1)?.name ?? null,
+    ...(busy.length > 0 ? { busy } : {}),
   };
 }
 

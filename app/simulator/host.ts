@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { STIMULUS_HEADER } from '../driver/run-watch.js';
+import { type BusySpan, STIMULUS_HEADER } from '../driver/run-watch.js';
 import type { N8nExport } from '../workflow/export.js';
 import { type HttpAnswer, type HttpCall, type NodeStep, type Resume, runWorkflow } from './engine.js';
 
@@ -40,6 +40,8 @@ export interface SimulatedRun {
   /** The Wait node the run waits at (n8n's last node of a waiting run); null while it does not wait. */
   waitingAt: { id: string; name: string } | null;
   error: string | null;
+  /** When it was busy (ms; as n8n's node times show it): from its start until it waits, from its resume on. */
+  busy: BusySpan[];
 }
 
 export interface SimulatorHost {
@@ -127,8 +129,14 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
       steps: [],
       waitingAt: null,
       error: null,
+      busy: [[Date.now(), Date.now()]],
     };
     runs.push(run);
+    /** The run busy until now (its current span goes on). */
+    const busyNow = () => {
+      const span = run.busy.at(-1);
+      if (span !== undefined) span[1] = Date.now();
+    };
     const controller = new AbortController();
     const entry: Live = { run, controller, done: Promise.resolve() };
     const say = (line: string) => log(`[${workflow.name} ${id}] ${line}`);
@@ -143,6 +151,7 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
         sleep: (seconds) => sleep(seconds * 1000, controller.signal),
         waitForResume: (limit, node) =>
           new Promise<Resume>((resolve, reject) => {
+            busyNow();
             run.status = 'waiting';
             run.waitingAt = node;
             const timer = limit === null ? undefined : setTimeout(() => finish('timeout'), limit * 1000);
@@ -156,17 +165,20 @@ export async function startSimulatorHost(options: SimulatorHostOptions): Promise
               entry.resume = undefined;
               run.status = 'running';
               run.waitingAt = null;
+              run.busy.push([Date.now(), Date.now()]);
               resolve(resume);
             }
             entry.resume = finish;
             controller.signal.addEventListener('abort', onAbort, { once: true });
           }),
         onNode: (step) => {
+          busyNow();
           run.steps.push(step);
           say(`${step.name}${step.error === null ? '' : `: ${step.error}`}`);
         },
       },
     ).then((result) => {
+      if (run.status !== 'waiting') busyNow();
       run.status = controller.signal.aborted ? 'canceled' : result.status;
       run.error = result.error;
       run.finishedAt = new Date();

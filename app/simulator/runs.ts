@@ -3,7 +3,7 @@
  * stimulus's id and start time, with each node's output and error, so that the checker's run pointer and
  * its wait that ends with the run hold offline too.
  */
-import type { RunNode, RunSource, RunView } from '../driver/run-watch.js';
+import type { BusySpan, RunNode, RunSource, RunView } from '../driver/run-watch.js';
 import type { SimulatedRun, SimulatorHost } from './host.js';
 
 export function simulatorRuns(host: Pick<SimulatorHost, 'runs' | 'stopRuns'>): RunSource {
@@ -55,5 +55,6 @@ export function viewOf(run: SimulatedRun): RunView {
     status: run.status,
     nodes: [...nodes.values()],
     lastNode: waiting?.name ?? run.steps.at(-1)?.name ?? null,
+    busy: run.busy.map(([from, to]): BusySpan => [from, to]),
   };
 }

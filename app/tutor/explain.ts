@@ -10,13 +10,20 @@
 import { DEFAULT_MAPPING } from '../check/mapping.js';
 import { blame, pointerAt, stageOf } from '../check/run-pointer.js';
 import type { Evidence, Facts, Marks } from '../check/scenarios.js';
-import { type RunDetail, type RunView, STIMULUS_HEADER } from '../driver/run-watch.js';
+import { type BusySpan, type RunDetail, type RunView, STIMULUS_HEADER } from '../driver/run-watch.js';
 import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
 import { STAGE_NAMES, STAGE_TITLES } from '../stages/stages.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { type Approval, classify, isRollbackTrigger } from './classify.js';
 import { alertShown, type Explanation, type Received, type StageStep, type Unmet } from './explanation.js';
-import { earlierDelivery, goneFromState, runRequests, scopedState, stateAt } from './scope.js';
+import {
+  earlierDelivery,
+  goneFromState,
+  type RunWindow,
+  runRequests,
+  scopedState,
+  stateAt,
+} from './scope.js';
 
 export interface ExplainInput {
   detail: RunDetail;
@@ -41,15 +48,19 @@ const SHIFT_MARGIN_MS = 250;
  * The run's window on the mock API's clock, which a trainer may have moved (its journal and records carry
  * that clock's times, n8n's run its own): shifted by the difference the state's `now` shows.
  */
-function serviceWindow(input: ExplainInput): { startedAt: string; stoppedAt: string | null } {
+function serviceWindow(input: ExplainInput): RunWindow {
   const now = (input.state as { now?: unknown }).now;
   const offset = typeof now === 'string' ? Date.parse(now) - (input.stateReadAt ?? Date.now()) : 0;
   const { startedAt, stoppedAt } = input.detail.head;
-  if (!Number.isFinite(offset) || Math.abs(offset) < CLOCK_MOVED_MS) return { startedAt, stoppedAt };
+  const { busy } = input.detail.view;
+  if (!Number.isFinite(offset) || Math.abs(offset) < CLOCK_MOVED_MS) return { startedAt, stoppedAt, busy };
   const shift = (iso: string, margin: number) => new Date(Date.parse(iso) + offset + margin).toISOString();
   return {
     startedAt: shift(startedAt, -SHIFT_MARGIN_MS),
     stoppedAt: stoppedAt === null ? null : shift(stoppedAt, SHIFT_MARGIN_MS),
+    busy: busy?.map(
+      ([from, to]): BusySpan => [from + offset - SHIFT_MARGIN_MS, to + offset + SHIFT_MARGIN_MS],
+    ),
   };
 }
 
@@ -165,6 +176,7 @@ export function explainRun(input: ExplainInput): Explanation {
     stages: stagesOf(run),
     received: receivedOf(requests, scoped),
     received_certain: !input.overlapping,
+    ...(run.busy === undefined ? {} : { busy: run.busy }),
   };
   const waiting = run.status === 'waiting';
   if (classified === null || classified.expectations.length === 0)

@@ -4,6 +4,7 @@
  * event; and whether the state still holds that window at all (goneFromState). The lab's state holds every
  * run the trainee made since the last reset; the checker resets before each stimulus, the tutor scopes.
  */
+import type { BusySpan } from '../driver/run-watch.js';
 import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
 
 /** A write of the run's event this long after its end is a later run's (a run's writes come before it ends). */
@@ -16,11 +17,31 @@ export interface RunWindow {
   startedAt: string;
   /** Null while the run goes on (it waits): the window reaches now. */
   stoppedAt: string | null;
+  /**
+   * When the run was busy, on the same clock (app/driver/run-watch.ts): what happened outside these, while
+   * it waited for its approval, is not its own. Absent: the whole window is its own.
+   */
+  busy?: BusySpan[] | undefined;
+}
+
+/**
+ * The margin around a busy span: a request is made within its node's time, and n8n and the mock API read
+ * one clock (the host's) to the millisecond; one for rounding.
+ */
+const BUSY_MARGIN_MS = 1;
+
+/** The time is the run's own: within its busy spans (with their margin), or, without them, its window. */
+function ownTime(window: RunWindow, at: number): boolean {
+  if (window.busy !== undefined && window.busy.length > 0)
+    return window.busy.some(([from, to]) => at >= from - BUSY_MARGIN_MS && at <= to + BUSY_MARGIN_MS);
+  const from = Date.parse(window.startedAt);
+  const to = window.stoppedAt === null ? Number.POSITIVE_INFINITY : Date.parse(window.stoppedAt);
+  return at >= from && at <= to;
 }
 
 const eventOf = (x: { event_id?: unknown }) => (typeof x.event_id === 'string' ? x.event_id : null);
 
-/** The journal's requests of the run: made within its window (a request naming its event, up to just after it). */
+/** The journal's requests of the run: made while it was busy (or within its window, when that is not known). */
 export function runRequests(
   state: StateReading,
   window: RunWindow,
@@ -32,7 +53,10 @@ export function runRequests(
     if (NOT_A_WORKFLOW_REQUEST.test(j.path)) return false;
     const at = Date.parse(j.at);
     const named = eventId !== null && j.path.includes(`/${encodeURIComponent(eventId)}`);
-    return at >= from && (at <= to || (named && at <= to + LATER_WRITE_MS));
+    // Without busy spans, a request naming its event just after the window (a moved clock's slack) is its own.
+    return (
+      ownTime(window, at) || (window.busy === undefined && named && at >= from && at <= to + LATER_WRITE_MS)
+    );
   });
 }
 
@@ -55,13 +79,11 @@ export function scopedState(
   eventId: string | null,
   window: RunWindow,
 ): StateReading {
-  const from = Date.parse(window.startedAt);
-  const to = window.stoppedAt === null ? Number.POSITIVE_INFINITY : Date.parse(window.stoppedAt);
   const own = <T extends Record<string, unknown>>(xs: readonly T[]) =>
     xs.filter((x) => {
       if (eventOf(x) === eventId) return true;
       const at = writtenAt(x);
-      return at !== null && at >= from && at <= to;
+      return at !== null && ownTime(window, at);
     });
   return {
     ...state,

@@ -11,6 +11,7 @@
  * a verdict.
  */
 import {
+  type BusySpan,
   hasEnded,
   type RunDetail,
   type RunFeed,
@@ -53,14 +54,12 @@ const waits = (status: string) => status === 'waiting';
 const explainable = (status: string) => hasEnded(status) || waits(status);
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** A run's time: from its start to its stop, or on to now and after while it has not ended. */
-function windowOf(
-  startedAt: string,
-  status: string,
-  stoppedAt: string | null,
-): { start: number; stop: number } {
+function windowOf(startedAt: string, status: string, stoppedAt: string | null): BusySpan {
   const stop = hasEnded(status) && stoppedAt ? Date.parse(stoppedAt) : Number.POSITIVE_INFINITY;
-  return { start: Date.parse(startedAt), stop: Number.isNaN(stop) ? Number.POSITIVE_INFINITY : stop };
+  return [Date.parse(startedAt), Number.isNaN(stop) ? Number.POSITIVE_INFINITY : stop];
 }
+/** Two runs' times this close are taken to overlap: one millisecond, for rounding (one clock, the host's). */
+const OVERLAP_MARGIN_MS = 1;
 interface Progress {
   changed: boolean;
   /** What kept the tutor from explaining at this poll (n8n or the mock API not answering, the file). */
@@ -82,8 +81,8 @@ export class RunTutor extends ListenedPoll<TutorView> {
   readonly #explain: (input: ExplainInput) => Explanation;
   readonly #ledger: RunsLedger;
   readonly #onWriteError: ((error: Error) => void) | undefined;
-  /** The windows of the runs last listed: another run's overlap makes a run's requests uncertain. */
-  #windows = new Map<string, { start: number; stop: number }>();
+  /** The runs last listed: another run's overlap makes a run's requests uncertain. */
+  #heads: RunHead[] = [];
   /** Fetches of a run (and status) n8n did not answer, to leave it after MAX_TRIES. */
   readonly #failures = new Map<string, number>();
   #note: string | null = null;
@@ -147,7 +146,7 @@ export class RunTutor extends ListenedPoll<TutorView> {
         `Your runs cannot be read from n8n just now (${message(error)}); they are explained once it answers.`,
       );
     }
-    this.#windows = new Map(heads.map((h) => [h.id, windowOf(h.startedAt, h.status, h.stoppedAt)]));
+    this.#heads = heads;
     const listed = new Set(heads.map((h) => runKey(h.id, h.startedAt)));
     const due: Due[] = heads
       .filter((h) => explainable(h.status) && this.#ledger.seenStatus(h.id, h.startedAt) !== h.status)
@@ -197,7 +196,7 @@ export class RunTutor extends ListenedPoll<TutorView> {
       const identity = await this.#identity(detail);
       let explanation: Explanation;
       try {
-        const overlapping = this.#overlaps(detail.head);
+        const overlapping = this.#overlaps(detail);
         const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
         explanation = this.#explain({ detail, state, overlapping, identity, stateReadAt, earlier });
       } catch (error) {
@@ -224,17 +223,38 @@ export class RunTutor extends ListenedPoll<TutorView> {
     this.#ledger.see(run.id, run.startedAt, run.head === null ? 'unread' : status);
   }
 
-  /** Another run's [started, stopped] (a run not ended: up to now) overlaps this one's. */
-  #overlaps(head: RunHead): boolean {
-    const own = windowOf(head.startedAt, head.status, head.stoppedAt);
-    const windows = new Map(this.#windows);
+  /**
+   * Another run was busy while this one was: what each sent cannot be told apart. A run's busy spans are
+   * its nodes' times (a run waiting for its approval is not busy while it waits); where they are not known,
+   * its whole window (a run still going: up to now and after).
+   */
+  #overlaps(detail: RunDetail): boolean {
+    const own = detail.view.busy ?? [
+      windowOf(detail.head.startedAt, detail.head.status, detail.head.stoppedAt),
+    ];
+    const others = new Map<string, readonly BusySpan[]>();
     for (const e of this.#ledger.explained)
-      if (!windows.has(e.execution_id))
-        windows.set(e.execution_id, windowOf(e.started_at, e.status, e.stopped_at));
-    for (const [id, w] of windows) {
-      if (id === head.id || Number.isNaN(w.start)) continue;
-      if (w.start <= own.stop && own.start <= w.stop) return true;
+      others.set(
+        runKey(e.execution_id, e.started_at),
+        e.busy ?? [windowOf(e.started_at, e.status, e.stopped_at)],
+      );
+    for (const h of this.#heads) {
+      const known = this.#ledger.explanationOf(h.id, h.startedAt);
+      // Read at the status it has now: busy as read (a waiting run, up to its wait); else its window.
+      const spans =
+        known?.busy !== undefined && known.status === h.status && h.status !== 'running'
+          ? known.busy
+          : [windowOf(h.startedAt, h.status, h.stoppedAt)];
+      others.set(runKey(h.id, h.startedAt), spans);
     }
+    others.delete(runKey(detail.head.id, detail.head.startedAt));
+    for (const spans of others.values())
+      for (const [from, to] of spans)
+        if (
+          !Number.isNaN(from) &&
+          own.some(([a, b]) => from <= b + OVERLAP_MARGIN_MS && a <= to + OVERLAP_MARGIN_MS)
+        )
+          return true;
     return false;
   }
 

@@ -278,9 +278,9 @@ tutor_approval() {
     holds "$out" "r.card.execution === r.waiting.execution && r.cards_of_run === 1 && r.card.status === 'success' && r.card.verdict === 'as-asked' && r.card.unmet === null" \
     "JSON.stringify({status: r.card.status, verdict: r.card.verdict, summary: r.card.summary, unmet: r.card.unmet, cards: r.cards_of_run})"
   check "... the block among what the systems received ($(json_get "$out" 'r.card && (r.card.received.find((x) => /^blocklist/.test(x)) || "none")'))" \
-    holds "$out" "r.card.received.some((x) => /^blocklist\\s*POST \\/blocklist \\(2\\d\\d\\)now holds 203\\.0\\.113\\.66 blocked/.test(x))" "JSON.stringify(r.card.received)"
-  check "... and the case ($(json_get "$out" 'r.card && (r.card.received.find((x) => /^case.*now holds/.test(x)) || "none")'))" \
-    holds "$out" "r.card.received.some((x) => /^case\\s*(POST|PUT|PATCH) \\/cases\\S* \\(2\\d\\d\\)now holds case /.test(x) && x.includes('case ' + r.sent[0].event_id + ': '))" "JSON.stringify(r.card.received)"
+    holds "$out" "r.card.received.some((x) => /^blocklist\\s*POST \\/blocklist \\(2\\d\\d\\)then held 203\\.0\\.113\\.66 blocked/.test(x))" "JSON.stringify(r.card.received)"
+  check "... and the case ($(json_get "$out" 'r.card && (r.card.received.find((x) => /^case.*then held/.test(x)) || "none")'))" \
+    holds "$out" "r.card.received.some((x) => /^case\\s*(POST|PUT|PATCH) \\/cases\\S* \\(2\\d\\d\\)then held case /.test(x) && x.includes('case ' + r.sent[0].event_id + ': '))" "JSON.stringify(r.card.received)"
   check "... on the page within 2 s of the run's end: $(json_get "$out" 'r.card && r.card.latency_ms') ms" \
     holds "$out" "r.card.latency_ms !== null && r.card.latency_ms >= 0 && r.card.latency_ms < $TUTOR_WITHIN_MS"
   check "runs.json: that run once, ended, as asked; counted once (total ${before%% *} -> $(runs_stamp | cut -d' ' -f1))" \

@@ -157,6 +157,7 @@ describe("the tutor's n8n runs", () => {
         url: 'http://127.0.0.1:5678/workflow/WF1/executions/41',
         status: 'error',
         lastNode: 'Enrich',
+        busy: [[1, 2]],
         nodes: [
           {
             id: 'n-hook',
@@ -181,6 +182,36 @@ describe("the tutor's n8n runs", () => {
     });
     const asked = n8n.calls.filter((c) => c.url.startsWith('/api/v1/executions/41'));
     expect(asked.at(-1)?.url).toBe('/api/v1/executions/41?includeData=true');
+  });
+
+  it("a run's busy times from its nodes' times: none while it waits, again from its resume (n8n 2.41.1's shapes)", async () => {
+    // As the pinned n8n gave them for the guide's workflow (ms from the alert): the Wait node's entry while it
+    // waits, replaced by a new one at the resume, the nodes after it counted from 0 again.
+    const entry = (startTime: number, executionTime: number, executionIndex: number) => ({
+      startTime: T + startTime,
+      executionTime,
+      executionIndex,
+      data: { main: [[{ json: {} }]] },
+    });
+    const T = Date.parse('2026-11-29T00:37:42.368Z');
+    const before = {
+      Webhook: [entry(187, 1, 0)],
+      Validate: [entry(189, 113, 1)],
+      'Request approval': [entry(587, 67, 10)],
+    };
+    const waiting = { ...before, 'Wait for approval': [entry(654, 19, 11)] };
+    const resumed = { ...before, 'Wait for approval': [entry(4212, 0, 0)], Record: [entry(4304, 29, 7)] };
+    const busyOf = async (runData: unknown, status: string) => {
+      const at = await standIn((_, res) =>
+        send(res, 200, { ...detail41, status, data: { resultData: { lastNodeExecuted: 'x', runData } } }),
+      );
+      return (await feed('good-key', at.url).detail('41'))?.view.busy;
+    };
+    expect(await busyOf(waiting, 'waiting')).toEqual([[T + 187, T + 673]]);
+    expect(await busyOf(resumed, 'success')).toEqual([
+      [T + 187, T + 654],
+      [T + 4212, T + 4333],
+    ]);
   });
 
   it('reads no run past MAX_RUN_BYTES, whether n8n says its length or streams it; one under it is read', async () => {

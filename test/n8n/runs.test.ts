@@ -104,6 +104,7 @@ describe("the checker's n8n run look-up", () => {
         url: 'http://localhost:8080/workflow/WF1/executions/30',
         status: 'error',
         lastNode: 'Who',
+        busy: [[10, 20]],
         nodes: [
           {
             id: 'node-1',

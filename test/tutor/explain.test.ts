@@ -327,3 +327,29 @@ describe('a run judged only within its own window, as the state holds it', () =>
     expect(String(e.alert?.notes)).toMatch(/^x{200}… \(1048576 characters\)$/);
   });
 });
+
+describe('a run that waits for its approval is not busy while it waits', () => {
+  it('runs made while it waited are not its own: approved after them, it is as asked; its window alone would take theirs', async () => {
+    const h = await whole();
+    const run = await send(h, alert());
+    expect(run.status).toBe('waiting');
+    // Three other alerts, each run to its end while the first waits.
+    for (let i = 0; i < 3; i++) expect((await send(h, alert({ confidence: 40 }))).status).toBe('success');
+    await answer('approve', run);
+    const detail = detailOf(run);
+    expect(detail.view.busy).toHaveLength(2);
+    const e = explainRun({ detail, state: await state(), overlapping: false, identity: { user: LAB_USER } });
+    expect(e).toMatchObject({ kind: 'positive', verdict: 'as-asked' });
+    expect(e.received.filter((r) => r.request.startsWith('GET /identity/'))).toHaveLength(1);
+    // Control: the same run judged by its whole window takes the other runs' requests for its own.
+    const windowed = { ...detail, view: { ...detail.view, busy: undefined } };
+    const whole_ = explainRun({
+      detail: windowed,
+      state: await state(),
+      overlapping: false,
+      identity: { user: LAB_USER },
+    });
+    expect(whole_.received.filter((r) => r.request.startsWith('GET /identity/'))).toHaveLength(4);
+    expect(whole_.verdict).not.toBe('as-asked');
+  });
+});

@@ -36,7 +36,7 @@ export function run(
   id: string,
   status: string,
   window: [number, number | null],
-  over: { headers?: Record<string, string>; user?: string } = {},
+  over: { headers?: Record<string, string>; user?: string; busy?: [number, number][] } = {},
 ): RunDetail {
   const body = {
     event_id: `evt-${id}`,
@@ -69,6 +69,9 @@ export function run(
         },
       ],
       lastNode: 'Webhook',
+      ...(over.busy
+        ? { busy: over.busy.map(([a, b]): [number, number] => [Date.parse(at(a)), Date.parse(at(b))]) }
+        : {}),
     },
     workflow: 'Suspicious Login Response',
     trigger,
@@ -95,6 +98,7 @@ export function recordingExplainer(seen: ExplainInput[]) {
       stages: [],
       received: [],
       received_certain: !input.overlapping,
+      ...(input.detail.view.busy ? { busy: input.detail.view.busy } : {}),
       verdict: waiting ? 'waiting' : 'unmet',
       unmet: waiting
         ? null

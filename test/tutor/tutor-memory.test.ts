@@ -117,6 +117,52 @@ describe("the tutor's memory", () => {
     expect(readRuns().seen.find((s) => s.execution_id === '1')?.status).toBe('success');
   });
 
+  it('runs made while another waited for its approval are told apart from it, by its busy times', async () => {
+    for (const known of [true, false]) {
+      const feed = new StandInFeed();
+      const seen: ExplainInput[] = [];
+      const busy = (spans: [number, number][]) => (known ? { busy: spans } : {});
+      feed.runs.set('1', run('1', 'waiting', [0, null], busy([[0, 1]])));
+      const tutor = console_(feed, recordingExplainer(seen));
+      await until(() => seen.length === 1);
+      feed.runs.set('2', run('2', 'success', [5, 6], busy([[5, 6]])));
+      feed.runs.set('3', run('3', 'success', [10, 11], busy([[10, 11]])));
+      await until(() => seen.length === 3);
+      feed.runs.set(
+        '1',
+        run(
+          '1',
+          'success',
+          [0, 20],
+          busy([
+            [0, 1],
+            [15, 20],
+          ]),
+        ),
+      );
+      await until(() => seen.length === 4);
+      const overlapping = seen.map((s) => [s.detail.head.id, s.overlapping]);
+      // Without busy times (the control) a waiting run overlaps everything after its start.
+      expect(overlapping, known ? 'busy times known' : 'windows only').toEqual(
+        known
+          ? [
+              ['1', false],
+              ['2', false],
+              ['3', false],
+              ['1', false],
+            ]
+          : [
+              ['1', false],
+              ['2', true],
+              ['3', true],
+              ['1', true],
+            ],
+      );
+      tutor.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a run id given again by a lab made anew is a new run; the same id and start is not', async () => {
     const feed = new StandInFeed();
     feed.runs.set('1', run('1', 'success', [0, 2]));

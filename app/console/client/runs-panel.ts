@@ -81,7 +81,7 @@ function runCard(e: Explanation): HTMLElement {
       {},
       h('span', { class: 'system', text: r.system }),
       h('span', { class: 'mono', text: r.request }),
-      r.holds ? h('span', { class: 'meta', text: `now holds ${r.holds}` }) : null,
+      r.holds ? h('span', { class: 'meta', text: `then held ${r.holds}` }) : null,
     ),
   );
   const unmet = e.unmet;
