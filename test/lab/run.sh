@@ -54,6 +54,8 @@ LOG_TAG=lab-test
 . test/lab/secrets.sh
 # shellcheck source=tutor.sh
 . test/lab/tutor.sh
+# shellcheck source=truth.sh
+. test/lab/truth.sh
 # shellcheck source=parts.sh
 . test/lab/parts.sh
 # The update part (update_part, update_stop), when its file is there.
@@ -104,7 +106,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 # The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
-case " $PARTS " in *" exercise "* | *" guide "* | *" starters "* | *" tutor "*) ensure_chromium lab-test ;; esac
+case " $PARTS " in *" exercise "* | *" guide "* | *" starters "* | *" tutor "* | *" truth "*) ensure_chromium lab-test ;; esac
 test_engine_up
 
 # --- images ----------------------------------------------------------------------------------------
@@ -152,7 +154,7 @@ selected() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 CLASS_GATE=$WORK/gate-class
 after_the_class() { if selected class; then part_gate_wait class 1200; fi; }
 if selected exercise; then
-  timed exercise_up exercise_guide_shots exercise_build exercise_starters exercise_tutor
+  timed exercise_up exercise_guide_shots exercise_build exercise_starters exercise_tutor exercise_truth
 fi
 # What drives Chromium and times the tutor is over: LAB_TEST_CHROMIUM_DONE (a file) tells a caller that
 # runs other suites beside this one (.ci/run) that it may start them now.
@@ -213,6 +215,14 @@ if selected tutor; then
   exercise_down
   tutor_kept
 fi
+# LAB_TEST_PARTS=truth: only the tutor after Reset, make reset, make stop / make start, a console restart, runs
+# while one waits and a run of 5 MiB, in Chromium, on a lab of its own (test/lab/truth.sh).
+if selected truth; then
+  exercise_up
+  check "the scripted trainee publishes the whole workflow (and the rollback)" trainee all
+  exercise_truth
+  exercise_down
+fi
 
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
@@ -224,6 +234,6 @@ echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compo
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
   "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB;" \
-  "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); total ${SECONDS} s"
+  "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); the truth part ${TRUTH_SECONDS:-?} s (${TRUTH_FIGURES:-no figures}); total ${SECONDS} s"
 echo "lab test steps (s): $(paste -sd, "$WORK/step-seconds" 2>/dev/null)"
 summary

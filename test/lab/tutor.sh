@@ -83,8 +83,9 @@ holds() {
     "$1" "$2" "${3:-JSON.stringify(r).slice(0, 400)}"
 }
 
-# n8n_run ID: n8n's record of one run, one line: status, mode, startedAt, stoppedAt (- while it goes on)
-# and the event_id its Webhook received (- for none).
+# n8n_run ID: n8n's record of one run, one line: status, mode, startedAt, stoppedAt (- while it goes on),
+# the event_id its Webhook received (- for none) and when it was busy: its nodes' times (startTime for
+# executionTime), those less than a second apart joined, as from-to pairs in ms joined by commas.
 n8n_run() {
   n8n_api GET "/executions/$1?includeData=true" | node -e '
     let t = "";
@@ -92,7 +93,14 @@ n8n_run() {
       const e = JSON.parse(t);
       const hook = (e.workflowData?.nodes ?? []).find((n) => n.type === "n8n-nodes-base.webhook");
       const item = e.data?.resultData?.runData?.[hook?.name]?.[0]?.data?.main?.[0]?.[0]?.json;
-      console.log([e.status, e.mode, e.startedAt, e.stoppedAt ?? "-", item?.body?.event_id ?? "-"].join(" "));
+      const spans = Object.values(e.data?.resultData?.runData ?? {}).flat()
+        .filter((x) => typeof x.startTime === "number").map((x) => [x.startTime, x.startTime + (x.executionTime ?? 0)])
+        .sort((x, y) => x[0] - y[0]).reduce((m, s) => {
+          const last = m[m.length - 1];
+          if (last && s[0] <= last[1] + 1000) last[1] = Math.max(last[1], s[1]); else m.push(s);
+          return m;
+        }, []);
+      console.log([e.status, e.mode, e.startedAt, e.stoppedAt ?? "-", item?.body?.event_id ?? "-", spans.map((s) => s.join("-")).join(",") || "-"].join(" "));
     });'
 }
 # n8n_runs_since ISO: the ids of n8n's runs started at or after ISO, one a line (its newest 100).
@@ -311,8 +319,9 @@ tutor_checker_runs() {
 
 # --- 4. two alerts at once --------------------------------------------------------------------------------
 # pair_judged FILE: each card's alert is its own run's (n8n's Webhook), and the verdicts follow n8n's times:
-# runs that overlapped both cannot-tell with "another run ran at the same time" and the uncertain line;
-# runs that did not, told apart (no uncertain line) with no request naming the other's event.
+# runs busy at the same time (their nodes' times) both cannot-tell with "another run ran at the same time"
+# and the uncertain line; runs that were not, told apart (no uncertain line) with no request naming the
+# other's event.
 pair_judged() {
   local a b ra rb overlap
   a=$(json_get "$1" 'r.cards[0].execution + " " + r.cards[0].event')
@@ -322,8 +331,10 @@ pair_judged() {
   run_is_alert "${b% *}" "${b#* }" || return 1
   ra=$(n8n_run "${a% *}")
   rb=$(n8n_run "${b% *}")
-  # [startedAt, stoppedAt] of each, as n8n keeps them: an overlap when each starts before the other stops.
-  overlap=$(node -e 'const [a, b] = process.argv.slice(1).map((l) => l.split(" ")); console.log(a[2] <= b[3] && b[2] <= a[3] ? "yes" : "no")' "$ra" "$rb")
+  # Each run's busy times, as n8n's node times give them: an overlap when a span of one meets one of the other.
+  overlap=$(node -e '
+    const [a, b] = process.argv.slice(1).map((l) => l.split(" ")[5].split(",").map((s) => s.split("-").map(Number)));
+    console.log(a.some(([f, t]) => b.some(([g, u]) => f <= u + 1 && g <= t + 1)) ? "yes" : "no")' "$ra" "$rb")
   if [ "$overlap" = yes ]; then
     holds "$1" "r.cards.every((c) => c.verdict === 'cannot-tell' && /another run ran at the same time/.test(c.summary) && c.uncertain)" \
       "'n8n: the runs overlapped; the cards: ' + JSON.stringify(r.cards.map((c) => [c.verdict, c.uncertain, c.summary]))" || return 1
