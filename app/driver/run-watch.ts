@@ -104,6 +104,8 @@ export interface RunHead {
   workflowId: string | null;
   /** How it started: webhook (a POST to its webhook), manual (the editor's Execute workflow), ... */
   mode: string;
+  /** The editor's address of the run, when the list says enough to make it (RunView's url). */
+  url?: string | null;
 }
 
 /** A run with its data, as the tutor explains it. */

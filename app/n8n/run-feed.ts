@@ -101,7 +101,7 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
     if (!parsed.success) throw new N8nError("n8n's list of executions is not what 2.41.1 gives", null);
     return parsed.data.data.flatMap((raw) => {
       const head = HeadSchema.safeParse(raw);
-      return head.success ? [headOf(head.data)] : [];
+      return head.success ? [headOf(head.data, editor)] : [];
     });
   }
 
@@ -136,7 +136,7 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
       const webhook = view.nodes.find((n) => n.type === WEBHOOK_TYPE);
       const item = TriggerSchema.safeParse(webhook?.output[0]);
       return {
-        head: headOf({ ...e, mode: extra.data.mode, stoppedAt: extra.data.stoppedAt }),
+        head: headOf({ ...e, mode: extra.data.mode, stoppedAt: extra.data.stoppedAt }, editor),
         view,
         workflow: extra.data.workflowData?.name ?? '',
         trigger: webhook !== undefined && item.success ? item.data : null,
@@ -145,14 +145,16 @@ export function n8nRunFeed(options: N8nRunFeedOptions): RunFeed {
   };
 }
 
-function headOf(e: Head): RunHead {
+function headOf(e: Head, editor: string): RunHead {
+  const workflowId = e.workflowId == null ? null : String(e.workflowId);
   return {
     id: String(e.id),
     status: e.status,
     startedAt: e.startedAt ?? '',
     stoppedAt: e.stoppedAt ?? null,
-    workflowId: e.workflowId == null ? null : String(e.workflowId),
+    workflowId,
     mode: e.mode ?? '',
+    url: workflowId === null ? null : `${editor}/workflow/${workflowId}/executions/${String(e.id)}`,
   };
 }
 

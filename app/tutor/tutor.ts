@@ -289,9 +289,10 @@ export class RunTutor extends ListenedPoll<TutorView> {
 /** A run too large to read (over the feed's cap): said so, from its head, and not judged. */
 function tooLarge(head: RunHead, error: RunTooLargeError): Explanation {
   const mib = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MiB`;
+  const size = error.bytes === null ? `over ${mib(error.limit)}` : mib(error.bytes);
   return {
     execution_id: head.id,
-    url: null,
+    url: head.url ?? null,
     workflow: '',
     from_editor: head.mode === 'manual',
     status: head.status,
@@ -305,7 +306,7 @@ function tooLarge(head: RunHead, error: RunTooLargeError): Explanation {
     received_certain: false,
     verdict: 'cannot-tell',
     unmet: null,
-    summary: `its data is ${error.bytes === null ? 'over' : mib(error.bytes)} (the tutor reads at most ${mib(error.limit)} of a run), so it is not judged: open it in n8n`,
+    summary: `its data is ${size}, more than the ${mib(error.limit)} the tutor reads of a run, so it is not judged: open it in n8n`,
   };
 }
 

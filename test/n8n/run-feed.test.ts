@@ -124,6 +124,7 @@ describe("the tutor's n8n runs", () => {
       stoppedAt: '2026-11-26T10:00:41.900Z',
       workflowId: 'WF1',
       mode: 'manual',
+      url: 'http://127.0.0.1:5678/workflow/WF1/executions/41',
     });
     const asked = listCalls(n8n.calls).map((c) => new URL(c.url, 'http://n8n').searchParams);
     expect(asked.map((q) => q.get('status')).sort()).toEqual([null, 'running', 'waiting'].sort());
@@ -151,6 +152,7 @@ describe("the tutor's n8n runs", () => {
         stoppedAt: '2026-11-26T10:00:41.900Z',
         workflowId: 'WF1',
         mode: 'manual',
+        url: 'http://127.0.0.1:5678/workflow/WF1/executions/41',
       },
       view: {
         id: '41',

@@ -196,7 +196,7 @@ describe("the tutor's memory", () => {
     await until(() => tutor.view.runs[0]?.execution_id === '4');
     expect(tutor.view.runs[0]).toMatchObject({ verdict: 'cannot-tell', unmet: null });
     expect(tutor.view.runs[0]?.summary).toMatch(
-      /^its data is 9 MiB \(the tutor reads at most 8 MiB of a run\)/,
+      /^its data is 9 MiB, more than the 8 MiB the tutor reads of a run, so it is not judged/,
     );
     const calls = feed.detailCalls.filter((id) => id === '4').length;
     await sleep(POLL_MS * 4);
