@@ -15,7 +15,7 @@ import type { JournalEntryReading, StateReading } from '../mock-api-client/readi
 import { STAGE_NAMES, STAGE_TITLES } from '../stages/stages.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { type Approval, classify, isRollbackTrigger } from './classify.js';
-import { alertShown, type Explanation, type Received, type StageStep, type Unmet } from './explanation.js';
+import type { Explanation, Received, StageStep, Unmet } from './explanation.js';
 import {
   earlierDelivery,
   goneFromState,
@@ -24,6 +24,38 @@ import {
   scopedState,
   stateAt,
 } from './scope.js';
+
+/** The most of an alert an explanation keeps (its JSON), so that a page holds it whatever was posted. */
+export const ALERT_SHOWN_BYTES = 4096;
+/** The most of one string field of an alert shown, when the alert is over ALERT_SHOWN_BYTES. */
+const FIELD_SHOWN_CHARS = 200;
+/** The most fields of a cut alert shown. */
+const FIELDS_SHOWN = 40;
+
+/**
+ * The alert as an explanation keeps it: whole when its JSON is within ALERT_SHOWN_BYTES, else its first
+ * fields, long strings and nested values cut, with `…` saying what was left out.
+ */
+export function alertShown(alert: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (alert === null) return null;
+  const json = JSON.stringify(alert);
+  if (Buffer.byteLength(json) <= ALERT_SHOWN_BYTES) return alert;
+  const cut: Record<string, unknown> = {};
+  const keys = Object.keys(alert);
+  for (const key of keys.slice(0, FIELDS_SHOWN)) {
+    const value = alert[key];
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    cut[key.slice(0, FIELD_SHOWN_CHARS)] =
+      typeof value === 'string' || typeof value === 'object'
+        ? shown.length > FIELD_SHOWN_CHARS
+          ? `${shown.slice(0, FIELD_SHOWN_CHARS)}… (${shown.length} characters)`
+          : value
+        : value;
+  }
+  cut['…'] =
+    `the alert is ${Buffer.byteLength(json)} bytes: ${Math.min(keys.length, FIELDS_SHOWN)} of its ${keys.length} fields shown, long values cut`;
+  return cut;
+}
 
 export interface ExplainInput {
   detail: RunDetail;

@@ -13,8 +13,7 @@ import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/
 import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
 import { type SimulatedRun, type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
 import { viewOf } from '../../app/simulator/runs.js';
-import { explainRun, fromChecker } from '../../app/tutor/explain.js';
-import { ALERT_SHOWN_BYTES } from '../../app/tutor/explanation.js';
+import { ALERT_SHOWN_BYTES, explainRun, fromChecker } from '../../app/tutor/explain.js';
 import type { N8nExport } from '../../app/workflow/export.js';
 import {
   guideResponseUpTo,
