@@ -221,6 +221,14 @@ describe('a move interrupted, then finished by the next command', () => {
     );
   });
 
+  it('make class-up on a class whose lab’s move was cut short finishes the move', async () => {
+    held();
+    await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
+    writeFileSync(join(lab.root, 'roster.txt'), 'alice\n');
+    const r = await lab.lab(['class-up'], { LAB: '', ROSTER: join(lab.root, 'roster.txt') });
+    expectWhole(r);
+  });
+
   it('make start on a lab whose move was cut short finishes the move', async () => {
     held();
     await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
