@@ -59,6 +59,7 @@ lab_sh() {
   LAB=$name bash "$ROOT/docker/lab.sh" "$@"
 }
 
+lab_moving() { grep -q '^LAB_MOVE_SAVE=.' "$LAB_DIR/labs/$1.env" 2>/dev/null; }
 lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab-$1" | grep -q .; }
 
 # Adds the missing labs and changes none that run but those of an earlier version, updated (docker/lab/
@@ -68,7 +69,9 @@ cmd_class_up() {
   local start=$SECONDS name new="" out skip
   class_names accounts
   need_docker
-  for name in $CLASS; do lab_running "$name" || new="$new $name"; done
+  # A lab whose move was cut short is not made here: its own make up finishes the move first (docker/lab/
+  # update.sh), before anything new is made beside its save.
+  for name in $CLASS; do lab_running "$name" || lab_moving "$name" || new="$new $name"; done
   need_memory $(($(running_labs) + $(echo "$new" | wc -w)))
   if [ -z "$new" ]; then
     say "every lab of the class runs already; nothing changed"

@@ -2,7 +2,9 @@
 # Nothing a trainee builds is lost: save, restore, stop and start.
 #
 # A save is n8n's own export (`n8n export:workflow --backup`: one JSON file a workflow, published or not,
-# with its id, nodes, connections, settings and pinned data) made by the lab's n8n image in a one-off
+# with its id, nodes, connections, settings and pinned data; `n8n export:credentials --backup`: one a
+# credential, encrypted with the lab's own key as n8n holds it, which only that lab's settings file can
+# open: a move brings them back, docker/lab/update.sh) made by the lab's n8n image in a one-off
 # container of the lab's n8n service (its database and key; the running editor is not touched, and a stopped
 # lab's database is started for it), streamed out as a tar archive and written, with an index, to
 # saved/<lab>/<UTC time>/ (the single lab: saved/_default/), readable by the trainer only. LAB_SAVE_DIR
@@ -27,10 +29,16 @@ if ! n8n export:workflow --backup --output="$d/workflows/" >"$d/log" 2>&1; then
   grep -q "No workflows found" "$d/log" || { cat "$d/log" >&2; exit 1; }
 fi
 grep -q "No workflows found\|Successfully exported" "$d/log" || { cat "$d/log" >&2; exit 1; }
-node -e "$INDEX_JS" "$d/workflows" >"$d/index.json"
-tar -C "$d" -cf - index.json workflows'
+mkdir "$d/credentials"
+if ! n8n export:credentials --backup --output="$d/credentials/" >"$d/log" 2>&1; then
+  grep -q "No credentials found" "$d/log" || { cat "$d/log" >&2; exit 1; }
+fi
+grep -q "No credentials found\|Successfully exported" "$d/log" || { cat "$d/log" >&2; exit 1; }
+node -e "$INDEX_JS" "$d/workflows" "$d/credentials" >"$d/index.json"
+tar -C "$d" -cf - index.json workflows credentials'
 
-# The save's index: one entry a workflow (file, id, name, published, nodes, pinned nodes), one a line.
+# The save's index: how many credentials, one entry a workflow (file, id, name, published, nodes, pinned
+# nodes), one a line.
 # shellcheck disable=SC2016 # JavaScript
 INDEX_JS='const fs = require("fs"), path = require("path"), dir = process.argv[1];
 const workflows = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((file) => {
@@ -40,9 +48,10 @@ const workflows = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().
     nodes: (w.nodes || []).length, pinned_nodes: Object.keys(w.pinData || {}).length };
 });
 const lines = workflows.map((w) => "    " + JSON.stringify(w));
+const credentials = fs.readdirSync(process.argv[2]).filter((f) => f.endsWith(".json")).length;
 process.stdout.write("{\n  \"lab\": " + JSON.stringify(process.env.LAB_NAME) + ",\n  \"saved_at\": " +
   JSON.stringify(new Date().toISOString()) + ",\n  \"made_by\": " + JSON.stringify(process.env.MADE_BY || "save") +
-  ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
+  ",\n  \"credentials\": " + credentials + ",\n  \"workflows\": [\n" + lines.join(",\n") + "\n  ]\n}\n");'
 
 # n8n's CLI in a one-off container of the lab's n8n service, the script on argv: `n8n_oneoff SCRIPT`.
 # Its database is started (and waited for) when the lab is stopped.
@@ -185,6 +194,21 @@ import_save() {
 n8n import:workflow --separate --input="$d/workflows" >"$d/log" 2>&1 || { cat "$d/log"; exit 1; }'
 }
 
+# How many credentials a save holds (0 for a save made before saves held them).
+save_credentials() {
+  local n
+  n=$(sed -n 's/^  "credentials": \([0-9]*\),$/\1/p' "$1/index.json")
+  echo "${n:-0}"
+}
+
+# n8n's own import of a save's credentials into the lab (ids kept; still encrypted: the lab's key opens
+# them); its log on failure.
+import_credentials() {
+  # shellcheck disable=SC2016 # expanded by the container's shell
+  tar -C "$1" -cf - credentials | n8n_oneoff 'set -eu; d=$(mktemp -d); tar -x -C "$d"
+n8n import:credentials --separate --input="$d/credentials" >"$d/log" 2>&1 || { cat "$d/log"; exit 1; }'
+}
+
 cmd_stop() {
   local start=$SECONDS out
   need_docker
@@ -196,7 +220,8 @@ cmd_stop() {
 cmd_start() {
   local start=$SECONDS
   need_docker
-  lab_exists || die "$(lab_title) does not exist (make up$LAB_ARG starts a new one)"
+  # A lab whose move was cut short has no containers: make start finishes the move (docker/lab/update.sh).
+  lab_exists || move_pending || die "$(lab_title) does not exist (make up$LAB_ARG starts a new one)"
   load_settings
   # A lab of an earlier version (a git pull since make stop) is brought to this one first.
   update_if_older

@@ -36,7 +36,8 @@ cmd_create() {
 cmd_up() {
   local start=$SECONDS
   need_docker
-  if lab_exists; then
+  # A lab whose move was cut short may have no containers: it is finished, never made afresh.
+  if lab_exists || move_pending; then
     load_settings
     same_settings_as_running
     # A lab of an earlier version is brought to this one first (docker/lab/update.sh).
@@ -67,6 +68,11 @@ cmd_down() {
   local start=$SECONDS out saved="" kept why detail
   refuse_force
   need_docker
+  # A move cut short: its save holds the trainee's work, and only this lab's settings file (removed
+  # below) opens its credentials.
+  if move_pending && [ "${LAB_FORCE_DOWN:-}" != 1 ]; then
+    die "nothing was removed: $(lab_title)'s move to $LAB_VERSION was cut short and its work is in $(shown_path "$(env_value LAB_MOVE_SAVE)")/: make up$LAB_ARG finishes it first; to remove it anyway: make down$LAB_ARG LAB_FORCE_DOWN=1"
+  fi
   if lab_has_data; then
     load_settings
     if ! saved=$(lab_save down 2>&1); then

@@ -156,6 +156,14 @@ set_env_value() { # set_env_value NAME VALUE: replace or append, keeping the fil
   (umask 077 && printf '%s\n%s=%s\n' "$rest" "$1" "$2" >"$ENV_FILE.new" && mv "$ENV_FILE.new" "$ENV_FILE")
 }
 
+unset_env_values() { # unset_env_values NAME...: removes them, keeping the file private
+  local rest name
+  rest=$(cat "$ENV_FILE")
+  for name in "$@"; do rest=$(grep -v "^$name=" <<<"$rest" || true); done
+  rm -f "$ENV_FILE.new"
+  (umask 077 && printf '%s\n' "$rest" >"$ENV_FILE.new" && mv "$ENV_FILE.new" "$ENV_FILE")
+}
+
 # The settings files of every other lab on this checkout (they hold their slots while they exist).
 other_env_files() {
   local f

@@ -7,12 +7,17 @@
 #   the same version         nothing to do;
 #   an older one, same MAJOR the lab's layout is the same: the containers whose image or settings changed
 #                            are recreated in place, the volumes (workflows, login, checks) kept;
-#   an older MAJOR           another layout: saved (workflows and check reports, to the host), removed
-#                            but for its settings file (secrets, login, ports), made anew, then its
-#                            workflows restored (published ones published) and its reports put back;
+#   an older MAJOR           another layout: saved (workflows, credentials and check reports, to the
+#                            host), removed but for its settings file (secrets, login, ports, and the
+#                            key its credentials are encrypted with), made anew, then its workflows and
+#                            credentials restored (published ones published) and its reports put back;
 #   a newer one              refused: this checkout cannot know that layout; nothing changed.
 # Every step that can fail before anything is removed (the engine, the image build, the save, the
 # reports) fails with nothing changed and says why. One line a lab says what was done.
+# A move is recorded in the lab's settings file before anything is removed (LAB_MOVE_FROM, the version it
+# moves from; LAB_MOVE_SAVE, its save; LAB_MOVE_STEP, saved or removed) and its version only once the lab
+# is whole again: a move cut short (Ctrl-C, a power cut, a failed import) is finished by the next make up,
+# make start or make class-up, from its save; make status says so.
 
 # A lab with no record: 1.0.0 when its services are 1.0.0's, else 0.9.0, the name CHANGELOG.md gives the
 # layouts before it (queue mode with Redis and a worker; no walls), which a move takes on.
@@ -44,9 +49,16 @@ update_way() {
   fi
 }
 
+# Whether a move of the lab was cut short (its record in the settings file).
+move_pending() { [ -n "$(env_value LAB_MOVE_SAVE || true)" ]; }
+
 # A lab's version beside this checkout's, for make status and make up on a running lab.
 version_line() {
   local was way
+  if move_pending; then
+    echo "an unfinished move from $(env_value LAB_MOVE_FROM) to $LAB_VERSION: its workflows and credentials are saved in $(shown_path "$(env_value LAB_MOVE_SAVE)")/; make up$LAB_ARG finishes it"
+    return 0
+  fi
   was=$(lab_version)
   way=$(update_way "$was")
   case "$way" in
@@ -63,6 +75,10 @@ version_line() {
 UPDATED="" MOVED_SAVE=""
 update_if_older() {
   local was
+  if move_pending; then
+    resume_move
+    return 0
+  fi
   was=$(lab_version)
   case "$(update_way "$was")" in
     same) return 0 ;;
@@ -110,25 +126,64 @@ move_out() {
   MOVED_SAVE=${saved##*$'\n'}
   out=$(keep_reports 2>&1) ||
     die_with "$(tool_lines "$out")" "nothing changed: $(lab_title) stays at $was; its check reports could not be kept before the move ($(first_said "$out")); its workflows are saved in $(shown_path "$MOVED_SAVE")/"
+  # Recorded before anything is removed: whatever stops the move from here, the next command finishes it.
+  set_env_value LAB_MOVE_FROM "$was"
+  set_env_value LAB_MOVE_STEP saved
+  set_env_value LAB_MOVE_SAVE "$MOVED_SAVE"
+  remove_old_layout "$was"
+}
+
+# The old layout removed but for its settings file; then the record says so.
+remove_old_layout() {
+  local out vol
   [ -z "$LAB" ] || board_release "$LAB"
   out=$(compose down --volumes --remove-orphans --timeout 10 2>&1) ||
-    die_with "$out" "could not remove $(lab_title)'s $was containers for the move; its workflows are saved in $(shown_path "$MOVED_SAVE")/"
+    die_with "$out" "could not remove $(lab_title)'s $1 containers for the move; its workflows and credentials are saved in $(shown_path "$MOVED_SAVE")/ (make up$LAB_ARG tries again)"
   # Volumes of the old layout that this checkout's compose.yaml no longer names.
   for vol in $(docker volume ls -q --filter "label=com.docker.compose.project=$PROJECT"); do
     docker volume rm "$vol" >/dev/null 2>&1 || true
   done
+  set_env_value LAB_MOVE_STEP removed
   MOVE_START=$SECONDS
 }
 
-# Another layout, second half (the new lab up and set up): the saved workflows imported, the published
-# ones published again, the check reports put back into its reports volume; then its version recorded.
+# A move cut short, taken up where it stopped. Before the removal (the old lab, or its database, still
+# there): saved again, so that nothing made since is lost, then removed; after it: the new lab is made (by
+# the caller) and the recorded save restored into it (an import again is harmless: ids are kept).
+resume_move() {
+  local from save
+  from=$(env_value LAB_MOVE_FROM)
+  save=$(env_value LAB_MOVE_SAVE)
+  [ -f "$save/index.json" ] ||
+    die "$(lab_title)'s move from $from was cut short and its save $(shown_path "$save")/ is gone: nothing changed; make restore$LAB_ARG FROM=<a save in $(shown_path "$(save_dir_of_lab)")/> brings back another"
+  say "$(lab_title)'s move from $from to $LAB_VERSION was cut short: finishing it from its save $(shown_path "$save")/"
+  MOVED_SAVE=$save
+  if [ "$(env_value LAB_MOVE_STEP)" != removed ]; then
+    if lab_has_data; then
+      move_out "$from"
+    else
+      remove_old_layout "$from"
+    fi
+  fi
+  MOVE_START=${MOVE_START:-$SECONDS}
+  UPDATED=$from
+}
+
+# Another layout, second half (the new lab up and set up): the saved credentials and workflows imported,
+# the published ones published again, the check reports put back into its reports volume; then its
+# version recorded and the move's record removed. Any failure leaves the record: make up finishes it.
 finish_move() {
-  local from=$MOVED_SAVE all published out file
+  local from=$MOVED_SAVE all published out file credentials
   mapfile -t all < <(save_ids "$from")
   mapfile -t published < <(save_ids "$from" published)
+  credentials=$(save_credentials "$from")
+  if [ "$credentials" -gt 0 ]; then
+    out=$(import_credentials "$from" 2>&1) ||
+      die_with "$out" "$(lab_title) is up on $LAB_VERSION but its credentials did not come back (saved in $(shown_path "$from")/): make up$LAB_ARG finishes the move"
+  fi
   if [ "${#all[@]}" -gt 0 ]; then
     out=$(import_save "$from" 2>&1) ||
-      die_with "$out" "$(lab_title) is up on $LAB_VERSION but its workflows did not come back: make restore$LAB_ARG FROM=$(shown_path "$from") retries"
+      die_with "$out" "$(lab_title) is up on $LAB_VERSION but its workflows did not come back (saved in $(shown_path "$from")/): make up$LAB_ARG finishes the move"
   fi
   if [ "${#published[@]}" -gt 0 ]; then
     out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) ||
@@ -140,7 +195,8 @@ finish_move() {
       die_with "$out" "$(lab_title)'s workflows are back; its $file could not be put back into the lab (the host keeps it in ${REPORTS#"$ROOT"/}/)"
   done
   set_env_value LAB_VERSION "$LAB_VERSION"
-  say "moved $(lab_title) from $UPDATED to $LAB_VERSION (another layout) in $(since "$MOVE_START") s: saved to $(shown_path "$from")/, made anew, ${#all[@]} workflow(s) restored (${#published[@]} published), checks put back; login, console secret and addresses kept"
+  unset_env_values LAB_MOVE_SAVE LAB_MOVE_STEP LAB_MOVE_FROM
+  say "moved $(lab_title) from $UPDATED to $LAB_VERSION (another layout) in $(since "$MOVE_START") s: saved to $(shown_path "$from")/, made anew, ${#all[@]} workflow(s) restored (${#published[@]} published), $credentials credential(s), checks put back; login, console secret and addresses kept"
 }
 
 # put_report HOST_FILE NAME: a host file into the lab's reports volume, as the console's user writes it.

@@ -5,19 +5,31 @@
 #   $FAKE_STATE/running          present: the lab's containers run
 #   $FAKE_STATE/volumes/<name>/  the volumes (<project>_postgres-data: the lab has data; <project>_lab-reports:
 #                                its reports, as the console and the checker write them)
-#   $FAKE_STATE/n8n/<id>.json    n8n's workflows, as its CLI exports and imports them
+#   $FAKE_STATE/n8n/<id>.json    n8n's workflows, as its CLI exports and imports them (its credentials in
+#                                n8n/credentials/<id>.json); held by the lab's database: `compose down` empties it
+#   $FAKE_STATE/group            the process group of the lab command under test (FAKE_KILL_AT)
 # A one-off n8n container runs its script here, with the real sh, tar and node and bin/n8n below; a
 # one-off container of the lab's image that reads the reports volume runs its node script on the folder.
 # Knobs: FAKE_EXPORT_FAIL=1 (the export fails; =stack: with a stack trace before its last line),
 # FAKE_EXPORT_SLEEP=SECONDS (a slow export), FAKE_IMPORT_FAIL=1 (n8n's import fails, a log of several
 # lines), FAKE_TOOL_FAIL=COMMAND (the n8n client's COMMAND fails, several lines on stderr),
 # FAKE_REPORT_FAIL=1 (reading the reports volume fails, several lines), FAKE_COMPOSE_FAIL=COMMAND
-# (`docker compose COMMAND` fails, several lines).
+# (`docker compose COMMAND` fails, several lines), FAKE_KILL_AT=POINT (the lab command is killed there, as
+# Ctrl-C or a power cut would stop it: down, before `compose down` removes anything; removed, once it
+# has; import, in n8n's import of workflows, one imported).
 set -euo pipefail
 
 state=${FAKE_STATE:?FAKE_STATE is needed}
 printf '%s\n' "$*" >>"$state/calls.log"
 project=""
+
+# kill_at POINT: the whole lab command (its process group, which the test started) killed, at POINT only.
+kill_at() {
+  [ "${FAKE_KILL_AT:-}" = "$1" ] || return 0
+  [ -s "$state/group" ] || { echo "fake docker: FAKE_KILL_AT without $state/group" >&2; exit 1; }
+  kill -KILL -- "-$(cat "$state/group")"
+  sleep 5
+}
 
 running_id() { [ ! -e "$state/running" ] || echo 0123456789ab; }
 
@@ -41,7 +53,7 @@ compose_run() {
   service=$1
   shift
   case "$service" in
-    n8n) [ "${1:-}" != /lab/secrets-entrypoint.sh ] || shift 2; env "${envs[@]}" PATH="$state/bin:$PATH" N8N_DB="$state/n8n" sh "$@" ;;
+    n8n) [ "${1:-}" != /lab/secrets-entrypoint.sh ] || shift 2; env "${envs[@]}" FAKE_DOCKER="$0" PATH="$state/bin:$PATH" N8N_DB="$state/n8n" sh "$@" ;;
     tools) tools "$@" ;;
     *) echo "fake docker: no service $service" >&2; return 1 ;;
   esac
@@ -113,7 +125,12 @@ compose() {
       [ -f "$state/volumes/${project}_lab-reports/${2#console:/reports/}" ] || { echo "no such file" >&2; return 1; }
       cp "$state/volumes/${project}_lab-reports/${2#console:/reports/}" "$3"
       ;;
-    down) rm -rf "$state/running" "$state/volumes/${project}_"* ;;
+    down)
+      kill_at down
+      rm -rf "$state/running" "$state/volumes/${project}_"* "$state/n8n"
+      mkdir "$state/n8n"
+      kill_at removed
+      ;;
     # `up` makes the lab's volumes (as compose does for a new lab) and runs it.
     up) mkdir -p "$state/volumes/${project}_lab-reports" "$state/volumes/${project}_postgres-data" && touch "$state/running" ;;
     *) return 0 ;;
@@ -132,5 +149,6 @@ case "$1" in
   run) shift; one_off "$@" ;;
   ps) running_id ;;
   container) exit 1 ;;
+  kill-at) kill_at "$2" ;;
   *) exit 0 ;;
 esac

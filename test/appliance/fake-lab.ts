@@ -55,11 +55,22 @@ export interface FakeLab {
   /** n8n's workflow of that id, as its database holds it. */
   workflow(id: string): { id: string; name: string } | undefined;
   putWorkflow(workflow: { id: string; name: string; active?: boolean }): void;
+  /** n8n's credential of that id, as its database holds it (encrypted, as n8n keeps it). */
+  credential(id: string): { id: string; name: string; data: string } | undefined;
+  putCredential(credential: { id: string; name: string; data: string }): void;
+  /** Runs docker/lab.sh ARGS as `lab`, in a process group of its own (setsid) that fake-docker.sh kills
+   * at FAKE_KILL_AT: the signal that ended it, or its exit code. */
+  labKilled(
+    args: string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; signal: string | null }>;
   calls(): string[];
   remove(): void;
 }
 
 const WorkflowSchema = z.looseObject({ id: z.string(), name: z.string() });
+const CredentialSchema = z.looseObject({ id: z.string(), name: z.string(), data: z.string() });
+const Ended = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
 
 export function fakeLab(name = 'alice'): FakeLab {
   const root = mkdtempSync(join(tmpdir(), 'lab-fake-'));
@@ -92,17 +103,19 @@ export function fakeLab(name = 'alice'): FakeLab {
   mkdirSync(join(root, 'labs'), { recursive: true });
   writeFileSync(envFile, 'LAB_MODE=exercise\nCONSOLE_SECRET=0123456789abcdef01234567\n', { mode: 0o600 });
 
+  const runEnv = (env: Record<string, string>) => ({
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: root,
+    FAKE_STATE: state,
+    LAB: name,
+    ...env,
+  });
+
   async function sh(script: string, args: string[], env: Record<string, string>): Promise<Ran> {
     try {
       // Under umask 022, as most trainers' shells are: what must be private is made so by the scripts.
       const r = await run(bash, ['-c', 'umask 022 && exec "$0" "$@"', bash, script, ...args], {
-        env: {
-          PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-          HOME: root,
-          FAKE_STATE: state,
-          LAB: name,
-          ...env,
-        },
+        env: runEnv(env),
         timeout: 20_000,
       });
       return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -126,6 +139,28 @@ export function fakeLab(name = 'alice'): FakeLab {
     putWorkflow(workflow) {
       const full = { nodes: [{ name: 'Webhook' }], pinData: {}, active: false, ...workflow };
       writeFileSync(join(state, 'n8n', `${workflow.id}.json`), JSON.stringify(full));
+    },
+    credential(id) {
+      const path = join(state, 'n8n', 'credentials', `${id}.json`);
+      return existsSync(path) ? CredentialSchema.parse(JSON.parse(readFileSync(path, 'utf8'))) : undefined;
+    },
+    putCredential(credential) {
+      mkdirSync(join(state, 'n8n', 'credentials'), { recursive: true });
+      const full = { type: 'httpHeaderAuth', ...credential };
+      writeFileSync(join(state, 'n8n', 'credentials', `${credential.id}.json`), JSON.stringify(full));
+    },
+    async labKilled(args, env) {
+      // setsid: the command leads a process group of its own, the only one fake-docker.sh kills.
+      const script = 'echo $$ >"$FAKE_STATE/group" && umask 022 && exec "$0" "$@"';
+      try {
+        await run('setsid', ['-w', bash, '-c', script, bash, join(root, 'docker', 'lab.sh'), ...args], {
+          env: runEnv(env),
+          timeout: 20_000,
+        });
+        return { code: 0, signal: null };
+      } catch (err) {
+        return Ended.parse(err);
+      }
     },
     calls: () =>
       existsSync(join(state, 'calls.log'))

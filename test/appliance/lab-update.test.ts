@@ -147,3 +147,107 @@ describe('make status', () => {
     );
   });
 });
+
+/**
+ * A move interrupted at each of its steps (fake-docker.sh kills the whole command there, as Ctrl-C or a
+ * power cut would), then the next command: the lab ends with everything it held, never an empty lab
+ * "updated in place".
+ */
+describe('a move interrupted, then finished by the next command', () => {
+  const CIPHERTEXT = 'U2FsdGVkX1+trainee-own-secret-encrypted-with-the-lab-key';
+  const history = '{"at":"2026-01-01T00:00:00.000Z","requested":"webhook","passed":true}\n';
+  const moving = () => {
+    const text = readFileSync(envFile(), 'utf8');
+    return {
+      save: text.match(/^LAB_MOVE_SAVE=(.*)$/m)?.[1],
+      from: text.match(/^LAB_MOVE_FROM=(.*)$/m)?.[1],
+    };
+  };
+  const held = () => {
+    record('0.9.0');
+    lab.putWorkflow({ id: 'wf1', name: 'Triage', active: true });
+    lab.putWorkflow({ id: 'wf2', name: 'Draft' });
+    lab.putCredential({ id: 'cr1', name: 'Identity API key', data: CIPHERTEXT });
+    writeFileSync(join(lab.reportsVolume, 'check-history.jsonl'), history);
+  };
+  const expectWhole = (r: { stdout: string; stderr: string; code: number }) => {
+    expect(r.code, said(r).join('\n')).toBe(0);
+    expect(said(r).filter((l) => /^lab: updated /.test(l))).toEqual([]);
+    expect(said(r).find((l) => l.startsWith('lab: moved '))).toMatch(
+      /^lab: moved lab alice from 0\.9\.0 to .*: saved to saved\/alice\/[^ ]+\/, made anew, 2 workflow\(s\) restored \(1 published\), 1 credential\(s\)/,
+    );
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+    expect(lab.workflow('wf2')?.name).toBe('Draft');
+    expect(lab.calls().some((c) => / republish wf1$/.test(c))).toBe(true);
+    expect(lab.credential('cr1')).toMatchObject({ name: 'Identity API key', data: CIPHERTEXT });
+    expect(readFileSync(join(lab.reportsVolume, 'check-history.jsonl'), 'utf8')).toContain(history.trim());
+    expect(recorded()).toBe(LAB_VERSION);
+    expect(moving()).toEqual({ save: undefined, from: undefined });
+  };
+
+  it("a move carries the trainee's credentials, as n8n encrypted them with the lab's key", async () => {
+    held();
+    const r = await lab.lab(['up']);
+    expectWhole(r);
+  });
+
+  it.each([
+    ['down', 'after the save, before anything is removed'],
+    ['removed', 'after the removal'],
+    ['import', 'during the import'],
+  ])(
+    'killed at %s (%s), then make up: the same workflows, ids, published state, credentials and checks',
+    async (point) => {
+      held();
+      const killed = await lab.labKilled(['up'], { FAKE_KILL_AT: point });
+      expect(killed.signal ?? killed.code).not.toBe(0);
+      // Recorded before anything was removed: the save and the version moved from.
+      const { save, from } = moving();
+      expect(from).toBe('0.9.0');
+      expect(readFileSync(join(save ?? '/nonexistent', 'index.json'), 'utf8')).toContain('"id":"wf1"');
+      expect(recorded()).toBe('0.9.0');
+      expectWhole(await lab.lab(['up']));
+    },
+  );
+
+  it('make status on a lab whose move was cut short: one line says where its work is and what to run', async () => {
+    held();
+    await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
+    const r = await lab.lab(['status'], { LAB: '' });
+    expect(r.code, said(r).join('\n')).toBe(0);
+    const line = said(r).find((l) => l.includes('lab alice:'));
+    expect(line).toMatch(
+      /^ {2}lab alice: an unfinished move from 0\.9\.0 to .*: its workflows and credentials are saved in saved\/alice\/[^ ]+\/; make up LAB=alice finishes it; no containers$/,
+    );
+  });
+
+  it('make class-up on a class whose lab’s move was cut short finishes the move', async () => {
+    held();
+    await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
+    writeFileSync(join(lab.root, 'roster.txt'), 'alice\n');
+    const r = await lab.lab(['class-up'], { LAB: '', ROSTER: join(lab.root, 'roster.txt') });
+    expectWhole(r);
+  });
+
+  it('make start on a lab whose move was cut short finishes the move', async () => {
+    held();
+    await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
+    expectWhole(await lab.lab(['start']));
+  });
+});
+
+describe('make down on a lab whose move was cut short', () => {
+  it('removes nothing, names the save and says what to run', async () => {
+    record('0.9.0');
+    lab.putWorkflow({ id: 'wf1', name: 'Triage' });
+    await lab.labKilled(['up'], { FAKE_KILL_AT: 'removed' });
+    const r = await lab.lab(['down']);
+    expect(r.code).toBe(1);
+    expect(said(r)[0]).toMatch(
+      /^lab: nothing was removed: lab alice's move to .* was cut short and its work is in saved\/alice\/[^ ]+\/: make up LAB=alice finishes it first; to remove it anyway: make down LAB=alice LAB_FORCE_DOWN=1$/,
+    );
+    expect(readFileSync(envFile(), 'utf8')).toMatch(/^LAB_MOVE_SAVE=/m);
+    expect((await lab.lab(['up'])).code).toBe(0);
+    expect(lab.workflow('wf1')?.name).toBe('Triage');
+  });
+});

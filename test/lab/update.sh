@@ -9,14 +9,16 @@
 # held to what it was: the same workflows (ids, names, published: two saves compared), the published ones
 # answering, the check history holding the earlier check, the console taking the same secret, n8n the
 # same login, on the same ports. Last, the move (another layout) on a real engine: lab upd's record set
-# to 0.9.0, the layouts before 1.0.0, and `make up` saves, makes anew and restores it; held the same way.
+# to 0.9.0, the layouts before 1.0.0, with a credential made in its n8n, and `make up` saves, makes anew
+# and restores it; held the same way, the credential opened by the new n8n. Then the move killed at each of
+# its steps (after the save, after the removal, during the import) and `make up` again: held the same way.
 #   needs: ROOT, WORK, ENGINE_NETNS, NODE_IMAGE and APP_ARTEFACTS (this checkout's, run.sh), lib.sh
 UPDATE_FROM=${LAB_TEST_UPDATE_FROM:-a857a1f6ae5a57685e33378c255df03cb4c20eca}
 UPDATE_FROM_VERSION=1.0.0
 UPDATE_DIR=$WORK/trainer
 # This checkout's version (the one declaration's copy for the host scripts).
 LAB_VERSION=$(sed -n 's/^LAB_VERSION=//p' "$ROOT/docker/lab/settings.generated.sh")
-UPDATE_LABS="upd upa upb"
+UPDATE_LABS="upd upa upb" UPDATE_HEADER=""
 # The part's figures (names of the variables run.sh prints at the end).
 UPDATE_FIGURES="UPDATE_SECONDS UPDATE_UP_SECONDS UPDATE_CLASS_SECONDS UPDATE_MOVE_SECONDS"
 
@@ -108,7 +110,7 @@ update_held() {
 }
 
 update_part() {
-  local out roster=$WORK/update-roster.txt lab start=$SECONDS all published t
+  local out roster=$WORK/update-roster.txt lab start=$SECONDS t rc step
   log "update: labs made by $UPDATE_FROM_VERSION (${UPDATE_FROM:0:7}), updated by this checkout"
   if ! update_old_checkout >"$WORK/update-checkout.log" 2>&1; then
     check "the previous version's checkout builds (${UPDATE_FROM:0:7}; $(tail -n 1 "$WORK/update-checkout.log"))" false
@@ -146,21 +148,128 @@ update_part() {
   check "make up again: nothing updated, the version said ($(grep -m 1 'already up' <<<"$out" | head -c 100))" \
     grep -q "already up, version $LAB_VERSION, as this checkout" <<<"$out"
 
-  log "update: the move of another layout, on lab upd (its record set to 0.9.0)"
+  log "update: the move of another layout, on lab upd (its record set to 0.9.0), with a credential made in its n8n"
+  rc=0
+  update_credential || rc=$?
+  check "a credential made in lab upd's n8n before the move (id $(head -c 40 "$WORK/update-credential.id" 2>/dev/null))" test "$rc" = 0
+  update_move_ready
+  t=$SECONDS
+  out=$(upd_make up LAB=upd 2>&1) || true
+  UPDATE_MOVE_SECONDS=$((SECONDS - t))
+  update_moved "make up on a lab of another layout" "$out"
+  for step in saved removed import; do
+    log "update: the move cut short $(update_step_said "$step"), then make up LAB=upd again"
+    update_move_ready
+    rc=0
+    update_killed "$step" || rc=$?
+    check "the move killed $(update_step_said "$step") ($(tail -n 1 "$WORK/update-killed-$step.log" 2>/dev/null | head -c 100))" \
+      test "$rc" = 0
+    check "the move killed $(update_step_said "$step"): the settings file records it and its save ($(grep '^LAB_MOVE_' "$UPDATE_DIR/labs/upd.env" | paste -sd ' ' - | head -c 140))" \
+      update_recorded
+    out=$(cd "$UPDATE_DIR" && make_lab status 2>&1) || true
+    check "make status names the unfinished move and what to run ($(grep 'lab upd:' <<<"$out" | head -c 120))" \
+      grep -q "lab upd: an unfinished move from 0.9.0 to $LAB_VERSION: its workflows and credentials are saved in .*; make up LAB=upd finishes it" <<<"$out"
+    out=$(upd_make up LAB=upd 2>&1) || true
+    update_moved "make up after the move was killed $(update_step_said "$step")" "$out"
+  done
+  UPDATE_SECONDS=$((SECONDS - start))
+  update_stop
+}
+
+update_step_said() {
+  case "$1" in
+    saved) echo "after the save" ;;
+    removed) echo "after the removal" ;;
+    import) echo "during the import" ;;
+  esac
+}
+
+# Lab upd recorded as 0.9.0 (another layout) again, and what it holds now kept to compare with after.
+update_move_ready() {
   sed -i "s/^LAB_VERSION=.*/LAB_VERSION=0.9.0/" "$UPDATE_DIR/labs/upd.env"
   update_snapshot upd before >/dev/null || true
   update_history upd | tail -n 1 >"$WORK/update-history-upd" || true
   grep -q '^{"at":"' "$WORK/update-history-upd" || check "lab upd's check history read before the move" false
+}
+
+# update_moved WHAT OUTPUT: one line, moved, its save named; then the lab held to what it was, its
+# credential too.
+update_moved() {
+  local all published rc
   all=$(grep -c . "$WORK/update-before-upd.workflows")
   published=$(grep -c 'published":true' "$WORK/update-before-upd.workflows")
-  t=$SECONDS
-  out=$(upd_make up LAB=upd 2>&1) || true
-  UPDATE_MOVE_SECONDS=$((SECONDS - t))
-  check "make up on a lab of another layout: one line, moved, its save named ($(grep -m 1 '^lab: moved' <<<"$out" | head -c 140))" \
-    grep -q "^lab: moved lab upd from 0.9.0 to $LAB_VERSION (another layout) in [0-9]* s: saved to .*, $all workflow(s) restored ($published published)" <<<"$out"
-  update_held upd "the move"
-  UPDATE_SECONDS=$((SECONDS - start))
-  update_stop
+  check "$1: one line, moved, its save named, nothing updated in place ($(grep -m 1 '^lab: moved' <<<"$2" | head -c 160))" \
+    test "$(grep -c '^lab: \(updated\|moved\) ' <<<"$2")" = 1 -a -n "$(grep "^lab: moved lab upd from 0.9.0 to $LAB_VERSION (another layout) in [0-9]* s: saved to .*, $all workflow(s) restored ($published published), [1-9][0-9]* credential(s)" <<<"$2")"
+  update_held upd "$1"
+  rc=0
+  update_credential_held || rc=$?
+  check "$1: lab upd's credential is there, opened by its n8n with the lab's key ($(head -c 80 "$WORK/update-credential.got" 2>/dev/null))" \
+    test "$rc" = 0
+  check "$1: the move's record is gone from the settings file" test -z "$(grep '^LAB_MOVE_' "$UPDATE_DIR/labs/upd.env")"
+}
+
+# n8n's editor API as lab upd's owner (its login; the lab's API key has no credential scope).
+update_rest() {
+  local editor body=()
+  editor=http://127.0.0.1:$(upd_env upd LAB_EDITOR_PORT)
+  [ "${3:-}" != - ] || body=(-H 'content-type: application/json' --data-binary @-)
+  printf '{"emailOrLdapLoginId":"%s","password":"%s"}' "$(upd_env upd N8N_OWNER_EMAIL)" "$(upd_env upd N8N_OWNER_PASSWORD)" |
+    in_ns curl -fsS --max-time 30 -o /dev/null -c "$WORK/update-rest-jar" -X POST "$editor/rest/login" \
+      -H 'content-type: application/json' --data-binary @- || return 1
+  in_ns curl -fsS --max-time 30 -b "$WORK/update-rest-jar" -X "$1" "$editor/rest$2" "${body[@]}"
+}
+
+# A trainee's credential, made in the editor's API: a header whose name is this run's own (a field n8n
+# keeps encrypted and shows again, unlike the secret value it blanks).
+update_credential() {
+  UPDATE_HEADER=X-Trainee-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+  printf '{"name":"Trainee identity key","type":"httpHeaderAuth","data":{"name":"%s","value":"trainee-secret"}}' "$UPDATE_HEADER" |
+    update_rest POST /credentials - >"$WORK/update-credential.json" || return 1
+  json_get "$WORK/update-credential.json" '(r.data ?? r).id' >"$WORK/update-credential.id" && grep -q . "$WORK/update-credential.id"
+}
+
+# The credential after a move: the same id, name and (decrypted with the lab's key) header name.
+update_credential_held() {
+  update_rest GET "/credentials/$(cat "$WORK/update-credential.id")?includeData=true" >"$WORK/update-credential.after" || return 1
+  json_get "$WORK/update-credential.after" '[(r.data ?? r).name, (r.data ?? r).data?.name].join(" ")' >"$WORK/update-credential.got" || return 1
+  test "$(cat "$WORK/update-credential.got")" = "Trainee identity key $UPDATE_HEADER"
+}
+
+# update_killed STEP: make up LAB=upd in a process group of its own, killed (SIGKILL, as a power cut) at
+# STEP: saved, once the settings file records the move's save; removed, once it records the old lab
+# removed; import, while n8n's import of the workflows runs. Fails if the command ends before STEP.
+update_killed() {
+  local step=$1 pid=$WORK/update-kill.pid env=$UPDATE_DIR/labs/upd.env group="" bg i
+  rm -f "$pid"
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  (cd "$UPDATE_DIR" && lab_create_lock as_trainer timeout 900 setsid bash -c 'echo $$ >"$0"; exec make -s --no-print-directory up LAB=upd' "$pid") \
+    >"$WORK/update-killed-$step.log" 2>&1 &
+  bg=$!
+  for ((i = 0; i < 3000; i++)); do
+    [ -n "$group" ] || group=$(cat "$pid" 2>/dev/null || true)
+    if [ -n "$group" ]; then
+      case "$step" in
+        saved) grep -qx 'LAB_MOVE_STEP=saved' "$env" && break ;;
+        removed) grep -qx 'LAB_MOVE_STEP=removed' "$env" && break ;;
+        import) pgrep -g "$group" -f 'import:workflow' >/dev/null && break ;;
+      esac
+    fi
+    kill -0 "$bg" 2>/dev/null || { echo "ended before $step" >>"$WORK/update-killed-$step.log"; return 1; }
+    sleep 0.2
+  done
+  if [ -z "$group" ] || ! kill -KILL -- "-$group" 2>/dev/null; then
+    echo "not killed" >>"$WORK/update-killed-$step.log"
+    return 1
+  fi
+  wait "$bg" 2>/dev/null || true
+  echo "killed at $step" >>"$WORK/update-killed-$step.log"
+}
+
+# The move's record in the settings file: from 0.9.0, its save complete, the version not yet recorded.
+update_recorded() {
+  local save
+  save=$(upd_env upd LAB_MOVE_SAVE)
+  test "$(upd_env upd LAB_MOVE_FROM)" = 0.9.0 && test -f "$save/index.json" && test "$(upd_env upd LAB_VERSION)" = 0.9.0
 }
 
 update_stop() {
