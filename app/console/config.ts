@@ -1,3 +1,4 @@
+/** The console's settings: environment over defaults, one line naming the variable on a bad value. */
 import { z } from 'zod';
 import { WebhookPathSchema } from '../driver/webhook-path.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
