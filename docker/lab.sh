@@ -74,7 +74,7 @@ main() {
     acceptance) cmd_acceptance_lab "$@" ;;
     check) cmd_check "$@" ;;
     starter) cmd_starter "$@" ;;
-    fetch-report) need_running_lab && copy_report check-last.json ;;
+    fetch-report) need_running_lab && copy_report "$REPORT_FILE" ;;
     where-short) where_short ;;
     sshd-settings) sshd_settings ;;
     class-up) cmd_class_up ;;
