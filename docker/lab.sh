@@ -19,6 +19,22 @@
 # (a lab of an earlier version brought to this one; make status), class,
 # board (the live class board and the class report), bundle.
 #
+# The globals a part sets that another part reads are all the parts share; test/lint/lab-globals.test.ts
+# holds this list to the scripts.
+# Shared state, by the part that sets it:
+#   lab.sh: ROOT
+#   settings.generated.sh: DEFAULT_APPROVAL_TIMEOUT_SECONDS DEFAULT_LAB_CPUS DEFAULT_LAB_MODE DEFAULT_LAB_STARTERS
+#   settings.generated.sh: LAB_IMAGE LAB_VERSION LAB_NAME_PATTERN LAB_NAME_WORDS
+#   settings.generated.sh: REPORT_FILE HISTORY_FILE RUNS_FILE HISTORY_KEPT
+#   stages.generated.sh: LAB_STAGES
+#   settings.sh: LAB PROJECT LAB_DIR ENV_FILE REPORTS LAB_ARG EDITOR_URL CONSOLE_URL
+#   settings.sh: LAB_MODE LAB_BIND LAB_EDITOR_PORT LAB_CONSOLE_PORT APPROVAL_TIMEOUT_SECONDS
+#   preflight.sh: LAB_EDITOR_PORT LAB_CONSOLE_PORT
+#   tools.sh: N8N_CLI REPORTS_IMAGE
+#   update.sh: LAB LAB_SKIP_BUILD MOVED_SAVE UPDATED
+#   class.sh: CLASS LAB LAB_SKIP_BUILD
+#   bundle.sh: LAB_BUNDLE
+#
 # LAB_TRACE=1 traces every command, here and in the lab.sh run for each lab of a class (common.sh).
 set -euo pipefail
 
@@ -74,7 +90,7 @@ main() {
     acceptance) cmd_acceptance_lab "$@" ;;
     check) cmd_check "$@" ;;
     starter) cmd_starter "$@" ;;
-    fetch-report) need_running_lab && copy_report check-last.json ;;
+    fetch-report) need_running_lab && copy_report "$REPORT_FILE" ;;
     where-short) where_short ;;
     sshd-settings) sshd_settings ;;
     class-up) cmd_class_up ;;

@@ -1,3 +1,4 @@
+/** The mock API as a Hono app: its dependencies, their defaults, and the app built from them without side effects. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AccessPolicy, accessCheck } from './http/access.js';

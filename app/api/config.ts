@@ -1,3 +1,4 @@
+/** The mock API's settings: flags over environment over defaults, parsed without touching the process. */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+/** The OpenAPI 3.1 document generated from the endpoint declarations and the routes' own zod schemas. */
 import { z } from 'zod';
 import type { Endpoint } from './http/endpoint.js';
 

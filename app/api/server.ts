@@ -1,3 +1,4 @@
+/** Binds the mock API to its port or Unix socket, answering the HTTP parser's refusals in the contract's shape. */
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

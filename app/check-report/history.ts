@@ -8,12 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { HISTORY_FILE, HISTORY_LIMIT } from '../lab-settings/names.js';
 import type { StageName } from '../stages/stages.js';
 import { type CheckReport, type RunPointer, StageNameSchema, type StageResult } from './report.js';
 
-export const HISTORY_FILE = 'check-history.jsonl';
-/** Checks kept per lab: a long teaching day is a few dozen; the oldest go first. */
-export const HISTORY_LIMIT = 500;
+export { HISTORY_FILE, HISTORY_LIMIT };
 
 export const StageVerdictSchema = z.enum(['pass', 'fail', 'unjudged']);
 export type JudgedVerdict = z.infer<typeof StageVerdictSchema>;

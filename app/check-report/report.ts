@@ -3,6 +3,7 @@
  * because the checker writes it and the console and the class report read it (neither imports the checker).
  */
 import { z } from 'zod';
+import { REPORT_FILE } from '../lab-settings/names.js';
 import { STAGE_NAMES } from '../stages/stages.js';
 
 /** A stage's name as a report holds it: one of app/stages' STAGE_NAMES. */
@@ -104,4 +105,4 @@ export const CheckReportSchema = z.object({
 export type CheckReport = z.infer<typeof CheckReportSchema>;
 
 /** Where the checker writes its last result and the console reads it. */
-export const CHECK_REPORT_PATH = 'reports/check-last.json';
+export const CHECK_REPORT_PATH = `reports/${REPORT_FILE}`;

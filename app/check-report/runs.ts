@@ -7,9 +7,10 @@
  * word, and reads no run twice against a later state.
  */
 import { z } from 'zod';
+import { RUNS_FILE } from '../lab-settings/names.js';
 import { StageNameSchema } from './report.js';
 
-export const RUNS_FILE = 'runs.json';
+export { RUNS_FILE };
 /** How many runs the file keeps (the tries per stage count every run ever explained). */
 export const RUNS_KEPT = 50;
 /** How many whole explanations the file keeps: the console's "Your runs" panel shows them. */

@@ -1,3 +1,4 @@
+/** One run of the stage checker: reset, each scenario of the stages asked for, the report and history written. */
 import { appendHistory, historyLineOf, historyPathOf, writeFileAtomic } from '../check-report/history.js';
 import {
   type CheckReport,

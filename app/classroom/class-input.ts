@@ -6,6 +6,7 @@
  * the labs' folders and the host's states file (lab-folders.ts: the board, and report-cli --labs).
  */
 import { z } from 'zod';
+import { HISTORY_KEPT, LAB_NAME_PATTERN } from '../lab-settings/names.js';
 
 /** running: all six services up and healthy; stopped: all six stopped; broken: some missing, unhealthy or
  * exited; absent: no container. unknown: the host's states file was missing or unreadable. */
@@ -27,7 +28,7 @@ export const LabInputSchema = z
      * here and parsed per lab, so one unreadable report marks one row, not the whole class. */
     report: z.unknown().default(null),
     /** check-history.jsonl's lines, oldest first (each parsed per line: a bad one is counted, not fatal). */
-    history: z.array(z.unknown()).max(5000).default([]),
+    history: z.array(z.unknown()).max(HISTORY_KEPT).default([]),
     /** The tutor's runs.json (app/check-report/runs.ts), or null when the lab has none yet. Read loosely here
      * and parsed per lab: a file that is not the tutor's is no runs yet, never an error. */
     runs: z.unknown().default(null),
@@ -54,7 +55,7 @@ export const StatesFileSchema = z.object({
   labs: z
     .array(
       z.object({
-        name: z.string().regex(/^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/),
+        name: z.string().regex(LAB_NAME_PATTERN),
         state: LabStateSchema.exclude(['unknown']),
         detail: z.string().max(300).default(''),
         editor_url: z.string().nullable().default(null),

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { HISTORY_FILE } from '../check-report/history.js';
 import { RUNS_FILE, type RunsFile, RunsFileSchema } from '../check-report/runs.js';
+import { HISTORY_KEPT, LAB_NAME_PATTERN, REPORT_FILE } from '../lab-settings/names.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
 export interface LabFoldersOptions {
@@ -24,10 +25,7 @@ export interface LabFoldersOptions {
   states?: string | undefined;
 }
 
-const REPORT_FILE = 'check-last.json';
-const NAME = /^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/;
-/** Lines kept per lab (class-input.ts's bound): the newest. */
-const HISTORY_KEPT = 5000;
+const NAME = LAB_NAME_PATTERN;
 const NO_LINES: readonly string[] = [];
 const TimedLineSchema = z.object({ at: z.string() });
 

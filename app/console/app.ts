@@ -1,3 +1,4 @@
+/** The lab console as a Hono app: the guard, then one router a resource, built without side effects. */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { refuse } from '../service-kit/browser-guard.js';

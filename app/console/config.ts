@@ -1,5 +1,7 @@
+/** The console's settings: environment over defaults, one line naming the variable on a bad value. */
 import { z } from 'zod';
 import { WebhookPathSchema } from '../driver/webhook-path.js';
+import { LAB_NAME_PATTERN, REPORT_FILE } from '../lab-settings/names.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { literalOutside, parseSubnet } from '../n8n/subnet-guard.js';
 import { CidrListSchema } from '../service-kit/cidr.js';
@@ -94,7 +96,7 @@ export const ConsoleConfigSchema = z
     /** Host names the console answers besides 127.0.0.1, [::1] and localhost. */
     allowedHosts: list.default([]),
     /** The stage checker's last report, shown when the file exists. */
-    checkReport: z.string().min(1).default('reports/check-last.json'),
+    checkReport: z.string().min(1).default(`reports/${REPORT_FILE}`),
     pollMs: z.coerce.number().int().min(100).max(60_000).default(1000),
     /** The alert webhook's path the test-alert buttons post to: the same one the stage checker uses. */
     alertWebhookPath: WebhookPathSchema.default(RESPONSE_WEBHOOK_PATH),
@@ -119,7 +121,7 @@ export const ConsoleConfigSchema = z
     /** The lab's name (`default`: the single lab): its session cookie's name is its own. */
     lab: z
       .string()
-      .regex(/^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/, 'must be a lab name (lower-case letters, digits and -)')
+      .regex(LAB_NAME_PATTERN, 'must be a lab name (lower-case letters, digits and -)')
       .default('default'),
     /** The port the console is published on (compose: LAB_CONSOLE_PORT); defaults to the one it listens on. */
     publishedPort: port.optional(),

@@ -1,3 +1,4 @@
+/** The console's feed of the mock API's state: one poller of /state while a page is open, none otherwise. */
 import { readFile, stat } from 'node:fs/promises';
 import type { Health } from '../api/schemas/health.js';
 import type { State } from '../api/schemas/state.js';

@@ -1,3 +1,4 @@
+/** The console's sign-in page: the shared sign-in page in the console's words. */
 import { signInPage } from '../service-kit/sign-in-page.js';
 
 /**

@@ -1,3 +1,4 @@
+/** The console page's HTML shell; /console.js draws everything dynamic in it. */
 import { html } from 'hono/html';
 import { CHECK_STAGES } from './check-view.js';
 

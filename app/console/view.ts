@@ -1,3 +1,4 @@
+/** What the console page renders: the mock API's state plus the approvals and decisions the console knows. */
 import type { Health } from '../api/schemas/health.js';
 import type { State } from '../api/schemas/state.js';
 import { approvalRequestOf } from '../judging/approval-request.js';

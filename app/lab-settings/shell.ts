@@ -1,8 +1,17 @@
 /**
  * The host scripts' copy of ./settings.ts: docker/lab/settings.generated.sh, sourced by docker/lab/values.sh.
- * Each setting's DEFAULT_<NAME> and its check function, and the lab's image. Pure: ./generate-cli.ts writes it,
+ * Each setting's DEFAULT_<NAME> and its check function, the lab's image, and ./names.ts: the lab-name rule, the
+ * report files' names and the history's bound. Pure: ./generate-cli.ts writes it,
  * test/lab-settings/shell.test.ts fails when the committed file is not this text.
  */
+import {
+  HISTORY_FILE,
+  HISTORY_KEPT,
+  LAB_NAME_PATTERN,
+  LAB_NAME_WORDS,
+  REPORT_FILE,
+  RUNS_FILE,
+} from './names.js';
 import {
   CORES_PATTERN,
   LAB_IMAGE,
@@ -24,6 +33,12 @@ function plain(text: string | number): string {
   const value = String(text);
   if (!PLAIN.test(value)) throw new Error(`${value} is not a value the shell copy can hold unquoted`);
   return value;
+}
+
+/** Text the shell may hold inside single quotes. */
+function quotable(text: string): string {
+  if (text.includes("'")) throw new Error(`${text} has a quote the shell copy cannot hold`);
+  return text;
 }
 
 function sayable(text: string): string {
@@ -92,6 +107,16 @@ export function shellText(): string {
     `LAB_VERSION=${plain(LAB_VERSION)}`,
     "# The lab's own image (the mock API, the console, the tools, the class board).",
     `LAB_IMAGE=${plain(LAB_IMAGE)}`,
+    '',
+    "# A lab's name (LAB=, a class's roster), and the rule in words for the line that refuses one (./names.ts).",
+    `LAB_NAME_PATTERN='${quotable(LAB_NAME_PATTERN.source)}'`,
+    `LAB_NAME_WORDS="${sayable(LAB_NAME_WORDS)}"`,
+    "# A lab's report files: the checker's last report, its history, the tutor's runs; the host's copy of the",
+    '# history keeps the newest HISTORY_KEPT lines.',
+    `REPORT_FILE=${plain(REPORT_FILE)}`,
+    `HISTORY_FILE=${plain(HISTORY_FILE)}`,
+    `RUNS_FILE=${plain(RUNS_FILE)}`,
+    `HISTORY_KEPT=${plain(HISTORY_KEPT)}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+/** Lists of addresses and networks parsed for Node's BlockList (admitted or refused clients). */
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 

@@ -1,3 +1,4 @@
+/** The sign-in page of an app behind a secret (the console, the class board), in each app's words. */
 import { html } from 'hono/html';
 
 /**

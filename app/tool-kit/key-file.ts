@@ -1,3 +1,4 @@
+/** The environment with n8n's API key read from the file N8N_API_KEY_FILE names. */
 import { readFileSync } from 'node:fs';
 
 /**

@@ -15,7 +15,7 @@ roster_names() {
     name=$(echo "$name" | tr -d '[:space:]')
     [ -n "$name" ] || continue
     valid_lab_name "$name" ||
-      die "$file line $n: '$name' is not a lab name (lower-case letters, digits and '-', starting with a letter, at most 32)"
+      die "$file line $n: '$name' is not a lab name ($LAB_NAME_WORDS)"
     case "$seen" in *" $name "*) die "$file line $n: '$name' is named twice" ;; esac
     seen="$seen$name "
     if [ "${2:-}" = accounts ]; then

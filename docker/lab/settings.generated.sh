@@ -39,3 +39,13 @@ check_lab_cpus() {
 LAB_VERSION=1.1.0
 # The lab's own image (the mock API, the console, the tools, the class board).
 LAB_IMAGE=soar-lab/mock-api:1.1.0
+
+# A lab's name (LAB=, a class's roster), and the rule in words for the line that refuses one (./names.ts).
+LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
+LAB_NAME_WORDS="lower-case letters, digits and '-', starting with a letter, at most 32"
+# A lab's report files: the checker's last report, its history, the tutor's runs; the host's copy of the
+# history keeps the newest HISTORY_KEPT lines.
+REPORT_FILE=check-last.json
+HISTORY_FILE=check-history.jsonl
+RUNS_FILE=runs.json
+HISTORY_KEPT=5000

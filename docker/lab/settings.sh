@@ -11,7 +11,6 @@
 # shellcheck source=values.sh
 . "$ROOT/docker/lab/values.sh"
 
-LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'
 # The settings a running lab keeps until `make down` (the order is the settings file's).
 LAB_SETTINGS="LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS LAB_PUBLIC_ORIGIN LAB_CPUS"
 
@@ -32,7 +31,7 @@ lab_identity() {
     return 0
   fi
   valid_lab_name "$LAB" ||
-    die "LAB=$LAB is not a lab name: lower-case letters, digits and '-', starting with a letter, at most 32 (e.g. LAB=alice)"
+    die "LAB=$LAB is not a lab name: $LAB_NAME_WORDS (e.g. LAB=alice)"
   PROJECT=soar-lab-$LAB ENV_FILE=$LAB_DIR/labs/$LAB.env REPORTS=$ROOT/reports/$LAB LAB_ARG=" LAB=$LAB"
 }
 

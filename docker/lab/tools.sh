@@ -68,7 +68,7 @@ reports_dir() {
   done
 }
 
-HISTORY_FILE=check-history.jsonl
+# The report files' names and HISTORY_KEPT: settings.generated.sh, from app/lab-settings/names.ts.
 # The image that reads a lab's reports volume before a removal (compose.yaml's console image).
 REPORTS_IMAGE=$LAB_IMAGE
 # Prints one file of the volume; exit 3 when there is no such file (a lab never checked).
@@ -78,14 +78,14 @@ try { process.stdout.write(fs.readFileSync(process.argv[1])); }
 catch (e) { if (e.code === "ENOENT") process.exit(3); console.error(e.message); process.exit(1); }'
 
 # merge_history FILE: FILE's lines (a lab's check history as its volume holds it) merged into the host's
-# copy: each line once, oldest first, the newest 5000 kept. Every line begins with the check's time
+# copy: each line once, oldest first, the newest HISTORY_KEPT kept. Every line begins with the check's time
 # ({"at":"<ISO time>",...), so sorting the lines sorts the checks: a lab that came back with an empty
 # volume adds its new checks to the older ones. Readable by the class board's uid (1000), like every report.
 merge_history() {
   local host=$REPORTS/$HISTORY_FILE tmp
   tmp=$(mktemp "$REPORTS/.history.XXXXXX") || return 1
   if [ -f "$host" ]; then sed '/^[[:space:]]*$/d' "$host" "$1"; else sed '/^[[:space:]]*$/d' "$1"; fi |
-    LC_ALL=C sort -u | tail -n 5000 >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$host" && return 0
+    LC_ALL=C sort -u | tail -n "$HISTORY_KEPT" >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$host" && return 0
   rm -f "$tmp"
   return 1
 }
@@ -98,7 +98,7 @@ keep_reports() {
   local volume=${PROJECT}_lab-reports file tmp rc
   docker volume inspect "$volume" >/dev/null 2>&1 || return 0
   reports_dir || { echo "lab: could not make ${REPORTS#"$ROOT"/}/" >&2; return 1; }
-  for file in check-last.json "$HISTORY_FILE" runs.json; do
+  for file in "$REPORT_FILE" "$HISTORY_FILE" "$RUNS_FILE"; do
     tmp=$(mktemp "$REPORTS/.keep.XXXXXX") || { echo "lab: could not write in ${REPORTS#"$ROOT"/}/" >&2; return 1; }
     rc=0
     docker run --rm --network none --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 \
@@ -143,8 +143,8 @@ cmd_check() {
   need_running_lab
   host_file_args "$@"
   # --editor-url: the runs' links in the report open in the trainee's browser, at the lab's published editor.
-  tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --editor-url "$EDITOR_URL" --report /reports/check-last.json ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
-  copy_report check-last.json || true
+  tools_run "${CHECKER[@]}" --stage "$stage" "${IN_LAB[@]}" --editor-url "$EDITOR_URL" --report "/reports/$REPORT_FILE" ${TOOL_ARGS[@]+"${TOOL_ARGS[@]}"} || rc=$?
+  copy_report "$REPORT_FILE" || true
   copy_report "$HISTORY_FILE" >/dev/null || true
   return "$rc"
 }

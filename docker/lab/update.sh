@@ -189,7 +189,7 @@ finish_move() {
     out=$(tools_run "${N8N_CLI[@]}" republish "${published[@]}" 2>&1) ||
       die_with "$out" "$(lab_title)'s workflows are back, unpublished; publishing them again failed: ${out##*$'\n'}"
   fi
-  for file in check-last.json "$HISTORY_FILE" runs.json; do
+  for file in "$REPORT_FILE" "$HISTORY_FILE" "$RUNS_FILE"; do
     [ -f "$REPORTS/$file" ] || continue
     out=$(put_report "$REPORTS/$file" "$file" 2>&1) ||
       die_with "$out" "$(lab_title)'s workflows are back; its $file could not be put back into the lab (the host keeps it in ${REPORTS#"$ROOT"/}/)"

@@ -3,12 +3,24 @@
  * compose.yaml's `${NAME:-default}`, the Kubernetes base's configMap literals, every `soar-lab/mock-api:TAG`
  * and `soar-lab/walls:TAG` (compose, the Kubernetes base, the host scripts, the tests' scripts, the docs),
  * the docs' settings tables (`| \`NAME\` | \`default\` | ...`), and the version's copies: package.json's
- * and CHANGELOG.md's newest entry. Each check is also shown to fail on a broken copy.
+ * and CHANGELOG.md's newest entry; and app/lab-settings/names.ts's: the lab-name rule, the report files' names and
+ * the history's bound are written nowhere else in app/ or the product's shell (which sources their generated copy,
+ * docker/lab/settings.generated.sh), and every `/reports/<file>` of compose and the Kubernetes base is a declared
+ * report file. Each check is also shown to fail on a broken copy.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  HISTORY_FILE,
+  HISTORY_KEPT,
+  LAB_NAME_PATTERN,
+  LAB_NAME_WORDS,
+  REPORT_FILE,
+  RUNS_FILE,
+} from '../../app/lab-settings/names.js';
 import { LAB_IMAGE, LAB_SETTINGS, LAB_VERSION, WALLS_IMAGE } from '../../app/lab-settings/settings.js';
+import { SHELL_FILE } from '../../app/lab-settings/shell.js';
 
 type Files = Record<string, string>;
 
@@ -81,6 +93,41 @@ function tableProblems(files: Files): string[] {
   return found;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** What app/lab-settings/names.ts declares, as it would be written again by hand. */
+const NAME_COPIES = new RegExp(
+  [
+    ...[REPORT_FILE, HISTORY_FILE, RUNS_FILE, LAB_NAME_WORDS, LAB_NAME_PATTERN.source].map(escapeRegExp),
+    `\\b(LAB_NAME_PATTERN|LAB_NAME_WORDS|REPORT_FILE|HISTORY_FILE|RUNS_FILE|HISTORY_KEPT)=`,
+    `(tail -n\\s*|\\.max\\(|(KEPT|LIMIT)\\s*=\\s*)${HISTORY_KEPT}\\b`,
+  ].join('|'),
+);
+/** A comment line of TypeScript or shell: it may name a file in words. */
+const COMMENT = /^\s*(\/\/|\/\*|\*|#)/;
+
+/** Every code line of app/ or the product's shell that writes a name of names.ts again instead of importing it. */
+function nameProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    text.split('\n').forEach((line, at) => {
+      if (!COMMENT.test(line) && NAME_COPIES.test(line)) found.push(`${path}:${at + 1}: ${line.trim()}`);
+    });
+  }
+  return found;
+}
+
+/** Every `/reports/<file>` of a manifest that is not a declared report file. */
+function reportPathProblems(files: Files): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    for (const [, file = ''] of text.matchAll(/\/reports\/([A-Za-z0-9._-]+)/g)) {
+      if (![REPORT_FILE, HISTORY_FILE, RUNS_FILE].includes(file))
+        found.push(`${path}: /reports/${file}, declared ${REPORT_FILE}, ${HISTORY_FILE}, ${RUNS_FILE}`);
+    }
+  }
+  return found;
+}
+
 /** Counts of the copies found, so that a check that finds nothing fails. */
 function count(files: Files, pattern: RegExp): number {
   return Object.values(files).reduce((n, text) => n + [...text.matchAll(pattern)].length, 0);
@@ -107,6 +154,12 @@ const scripts = read([
   ...tree('docker', (n) => n.endsWith('.sh')),
   ...tree('deploy', (n) => n.endsWith('.sh')),
   ...tree('test', (n) => n.endsWith('.sh')),
+]);
+
+const code = read([
+  // names.ts declares them, shell.ts writes their shell copy.
+  ...tree('app', (n) => n.endsWith('.ts')).filter((p) => !/^app\/lab-settings\/(names|shell)\.ts$/.test(p)),
+  ...tree('docker', (n) => n.endsWith('.sh')).filter((p) => p !== SHELL_FILE),
 ]);
 
 describe('the copies of the lab settings', () => {
@@ -138,7 +191,28 @@ describe('the copies of the lab settings', () => {
     expect(count(docs, new RegExp(`^\\| \`(${NAMES})\` \\|`, 'gm'))).toBeGreaterThanOrEqual(6);
   });
 
+  it("the lab-name rule, the report files' names and the history's bound are names.ts's alone", () => {
+    expect(Object.keys(code).length).toBeGreaterThan(200);
+    expect(nameProblems(code)).toEqual([]);
+    expect(reportPathProblems({ ...compose, ...base })).toEqual([]);
+    expect(count({ ...compose, ...base }, /\/reports\/[a-z]/g)).toBeGreaterThanOrEqual(2);
+  });
+
   it.each([
+    [
+      'the lab-name pattern',
+      nameProblems,
+      { 'app/x.ts': 'const NAME = /^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$/;' },
+    ],
+    ['a report file in a script', nameProblems, { 'docker/x.sh': 'copy_report check-last.json' }],
+    ['a history file assigned again', nameProblems, { 'docker/x.sh': 'HISTORY_FILE=check-history' }],
+    ['the bound', nameProblems, { 'docker/x.sh': 'tail -n 5000 "$f"' }],
+    ['the bound in a schema', nameProblems, { 'app/x.ts': 'history: z.array(z.unknown()).max(5000),' }],
+    [
+      'a report path in compose',
+      reportPathProblems,
+      { 'compose.yaml': 'CHECK_REPORT: /reports/check-latest.json' },
+    ],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally
     ['a compose default', composeProblems, { 'c.yaml': 'A: ${APPROVAL_TIMEOUT_SECONDS:-120}' }],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, literally

@@ -54,6 +54,8 @@ LOG_TAG=lab-test
 . test/lab/secrets.sh
 # shellcheck source=tutor.sh
 . test/lab/tutor.sh
+# shellcheck source=tutor-figures.sh
+. test/lab/tutor-figures.sh
 # shellcheck source=truth.sh
 . test/lab/truth.sh
 # shellcheck source=parts.sh

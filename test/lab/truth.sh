@@ -11,8 +11,8 @@
 #      Approve: its card ends as the exercise asks;
 #   4. a run of 5 MiB (an alert with a 5 MiB field, POSTed to the webhook): the console stays up, its memory
 #      (docker stats, sampled) under its limit, the run on the page, its alert cut to what a page holds.
-#   needs: tutor.sh (tutor_panel, said_panel, holds, runs_file, runs_stamp, sampler_*), exercise.sh (EDITOR,
-#   LAB_PROJECT, trainee), lib.sh; sets TRUTH_SECONDS and TRUTH_FIGURES
+#   needs: tutor.sh (tutor_panel, said_panel, holds, runs_file, runs_stamp), tutor-figures.sh (sampler_*),
+#   exercise.sh (EDITOR, LAB_PROJECT, trainee), lib.sh; sets TRUTH_SECONDS and TRUTH_FIGURES
 
 TRUTH_BETWEEN=${LAB_TRUTH_BETWEEN:-25}
 

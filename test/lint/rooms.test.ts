@@ -22,6 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'n8n',
     'api/schemas',
     'workflow',
+    'lab-settings',
     'stages',
     'tutor',
   ],
@@ -45,7 +46,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'stages',
   ],
   /** The trainer's class tools: the class report and the live class board. */
-  classroom: ['service-kit', 'check-report', 'stages'],
+  classroom: ['service-kit', 'check-report', 'lab-settings', 'stages'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
   n8n: ['tool-kit', 'driver', 'judging', 'workflow', 'lab-settings', 'stages'],
   /** What the matrix and the checker run against: the reference on the simulator, n8n, their flags. */
@@ -66,7 +67,7 @@ const ALLOWED: Record<string, readonly string[]> = {
    */
   judging: ['mock-api-client'],
   /** The stage checker's result files, which the console and the class tools read: the report, the history. */
-  'check-report': ['stages'],
+  'check-report': ['lab-settings', 'stages'],
   /**
    * The one client of the mock API (URL, Unix socket or command), loose readers of its answers, a mock API
    * served in-process, and the in-image command `api-request`.
@@ -87,8 +88,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The exercise's workflow as the guide builds it (guide/), its constants and scenario, written once. */
   workflow: ['lab-settings', 'stages'],
   /**
-   * A lab's settings (name, default, rule, message) declared once, their rules applied, and the shell's
-   * copy (docker/lab/settings.generated.sh) they generate.
+   * A lab's settings (name, default, rule, message) declared once, their rules applied, the names a lab's
+   * parts agree on (a lab's name, its report files, the history's bound), and the shell's copy of both
+   * (docker/lab/settings.generated.sh) they generate.
    */
   'lab-settings': [],
   /** The stages a trainee builds and checks, in order, and their titles: declared once. */

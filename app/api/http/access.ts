@@ -1,3 +1,4 @@
+/** Who may call the mock API: the source-address and Host allowlists checked before any route. */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { AddressList } from '../../service-kit/cidr.js';

@@ -1,3 +1,4 @@
+/** A Brotli stream in two pieces, a head compressed once and a tail appended per answer (GET /state). */
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /**

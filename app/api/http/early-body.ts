@@ -1,3 +1,4 @@
+/** A POST's JSON body read before the request reaches the app, and taken once by the route. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isDecimalLength, isJsonMediaType, MAX_BODY_BYTES } from './body-headers.js';
 

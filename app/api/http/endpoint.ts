@@ -1,3 +1,4 @@
+/** One route declared once: its method, path, schemas and answers, for the router and the OpenAPI document. */
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { ErrorCode } from '../schemas/error.js';

@@ -1,3 +1,4 @@
+/** The bindings @hono/node-server hands the mock API as `c.env` (the socket), all optional. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**

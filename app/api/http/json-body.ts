@@ -1,3 +1,4 @@
+/** The contract's POST rules (type, length, depth) and the JSON body read exactly once. */
 import type { Context } from 'hono';
 import { isDecimalLength, isJsonMediaType, MAX_BODY_BYTES } from './body-headers.js';
 import { takeEarlyBody } from './early-body.js';

@@ -1,3 +1,4 @@
+/** A 200 whose body is held as cached parts and written to the socket without joining them. */
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';

@@ -1,3 +1,4 @@
+/** The mock API's pipeline around the router: access checks, the route, the journal and one log line a request. */
 import type { Hono } from 'hono';
 import { iso } from '../store/clock.js';
 import type { Store } from '../store/store.js';

@@ -1,3 +1,4 @@
+/** Where a store's refusal becomes the contract's error: its code, sentence and extra members. */
 import type { Outcome, Refusal } from '../store/outcome.js';
 import { ApiError } from './errors.js';
 

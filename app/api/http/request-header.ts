@@ -1,3 +1,4 @@
+/** A request header read from Node's raw header list, as the Web Request would give it. */
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
 

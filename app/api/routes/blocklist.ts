@@ -1,3 +1,4 @@
+/** The blocklist's routes: block, unblock and list addresses. */
 import { endpoint, postEndpoint } from '../http/endpoint.js';
 import { jsonResponse } from '../http/json-response.js';
 import { unwrap } from '../http/refusal.js';

@@ -1,3 +1,4 @@
+/** The cases' routes: write a case and read one by its event id. */
 import { endpoint, postEndpoint } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
 import { jsonResponse, jsonTextResponse } from '../http/json-response.js';

@@ -1,3 +1,4 @@
+/** The lab's control routes: switch the case connector, move the clock. */
 import { postEndpoint } from '../http/endpoint.js';
 import { jsonResponse } from '../http/json-response.js';
 import {

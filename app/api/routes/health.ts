@@ -1,3 +1,4 @@
+/** GET /health: the mock API's version, uptime and the case connector's mode. */
 import { endpoint } from '../http/endpoint.js';
 import { jsonTextResponse } from '../http/json-response.js';
 import { type Health, HealthSchema } from '../schemas/health.js';

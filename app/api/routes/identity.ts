@@ -1,3 +1,4 @@
+/** GET /identity/:user: one user of the fixed identity directory. */
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';

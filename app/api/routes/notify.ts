@@ -1,3 +1,4 @@
+/** POST /notify: record a notification the workflow sends. */
 import { postEndpoint } from '../http/endpoint.js';
 import { jsonResponse } from '../http/json-response.js';
 import { unwrap } from '../http/refusal.js';

@@ -1,3 +1,4 @@
+/** GET /state and POST /reset: the whole state for verifiers (ETag, Brotli from 16 KiB), and its reset. */
 import { brotliClose, brotliOpen } from '../http/brotli-splice.js';
 import { endpoint, postEndpoint } from '../http/endpoint.js';
 import { JSON_CONTENT_TYPE, jsonResponse } from '../http/json-response.js';

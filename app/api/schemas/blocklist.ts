@@ -1,3 +1,4 @@
+/** The blocklist's request and entry schemas (zod), which the routes validate with and the document shows. */
 import { z } from 'zod';
 import { LAB_ADDRESS } from '../../workflow/constants.js';
 import { EventIdSchema, IpAddressSchema, IsoDateTimeSchema } from './common.js';

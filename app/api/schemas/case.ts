@@ -1,3 +1,4 @@
+/** The case schemas (zod): what a workflow writes and the case the mock API answers. */
 import { z } from 'zod';
 import { EventIdSchema, IsoDateTimeSchema, RecordObjectSchema } from './common.js';
 

@@ -1,3 +1,4 @@
+/** Schemas the mock API's resources share (zod): times, event ids, addresses, service-owned fields. */
 import { z } from 'zod';
 import { EVENT_ID_MAX_LENGTH } from '../../workflow/constants.js';
 

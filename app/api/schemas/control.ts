@@ -1,3 +1,4 @@
+/** The control routes' schemas (zod): case connector modes, the clock's advance, their answers. */
 import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.js';
 

@@ -1,3 +1,4 @@
+/** The mock API's errors: every code and its status in one table, and the error body's schema. */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 

@@ -1,3 +1,4 @@
+/** A compiled check of a zod schema for the common open write bodies, falling back to zod for the rest. */
 import { z } from 'zod';
 
 /**

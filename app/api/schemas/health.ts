@@ -1,3 +1,4 @@
+/** The health answer's schema (zod). */
 import { z } from 'zod';
 import { CaseModeSchema } from './control.js';
 

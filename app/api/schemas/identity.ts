@@ -1,3 +1,4 @@
+/** The identity directory's record schema (zod). */
 import { z } from 'zod';
 
 export const IdentitySchema = z

@@ -1,3 +1,4 @@
+/** The notification schemas (zod): what a workflow sends and the record the mock API keeps. */
 import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.js';
 

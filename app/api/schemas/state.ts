@@ -1,3 +1,4 @@
+/** The state's schemas (zod): the journal entry, the whole state answered by GET /state, the reset request. */
 import { z } from 'zod';
 import { BlockEntrySchema, BlockHistoryRecordSchema } from './blocklist.js';
 import { CaseSchema } from './case.js';

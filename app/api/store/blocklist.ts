@@ -1,3 +1,4 @@
+/** The expiring blocklist, applied against the service clock, with its removed entries kept in columns. */
 import {
   BLOCKABLE_ADDRESS,
   type BlockEntry,

@@ -1,3 +1,4 @@
+/** The case connector's failure switch: healthy, failed, or failing the next write only. */
 import type { CaseMode } from '../schemas/control.js';
 import { done, type Outcome, refused } from './outcome.js';
 

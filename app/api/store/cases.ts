@@ -1,3 +1,4 @@
+/** The cases, keyed by event id, as the workflow wrote them without the service-owned fields. */
 import type { Case, CaseWrite } from '../schemas/case.js';
 import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
 import { iso } from './clock.js';

@@ -1,3 +1,4 @@
+/** The fixed identity directory, with lab-admin as the reserved critical identity. */
 import type { Identity } from '../schemas/identity.js';
 
 /** The fixed directory: `lab-admin` is the reserved, critical test identity; the rest are for exercises. */

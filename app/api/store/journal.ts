@@ -1,3 +1,4 @@
+/** The request journal: the last requests, kept in columns, so a verifier can tell what a run asked. */
 import type { JournalEntry } from '../schemas/state.js';
 import { iso } from './clock.js';
 import { RingSlots, StringPool } from './ring.js';

@@ -1,3 +1,4 @@
+/** The notifications the workflow sent, in order, as the mock API records them. */
 import { SERVICE_OWNED_FIELDS } from '../schemas/common.js';
 import type { Notification, NotifyRequest } from '../schemas/notification.js';
 import { iso } from './clock.js';

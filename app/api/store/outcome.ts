@@ -1,3 +1,4 @@
+/** Why the state refused a change or a read, as domain facts (no HTTP), and an outcome that carries it. */
 import type { BlockEntry } from '../schemas/blocklist.js';
 
 /**

@@ -1,3 +1,4 @@
+/** All in-memory state of one mock API: its parts, the clock, the version every change moves, the cached JSON. */
 import type { State } from '../schemas/state.js';
 import { Blocklist } from './blocklist.js';
 import { CaseConnector } from './case-connector.js';

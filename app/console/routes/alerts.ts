@@ -1,3 +1,4 @@
+/** POST /api/alert: one of the lab's test alerts sent to the workflow's alert webhook. */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';

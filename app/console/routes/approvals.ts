@@ -1,3 +1,4 @@
+/** POST /api/approve: a trainer's decision posted to the resume URL the workflow gave. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { refuse } from '../../service-kit/browser-guard.js';

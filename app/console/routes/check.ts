@@ -1,3 +1,4 @@
+/** GET and POST /api/check: the Check control's run of the stage checker, one at a time. */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { checkScope } from '../check-scope.js';

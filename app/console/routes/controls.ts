@@ -1,3 +1,4 @@
+/** POST /api/reset, /api/case-mode, /api/clock: the mock API's controls, passed on to it. */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { CaseModeSchema } from '../../api/schemas/control.js';

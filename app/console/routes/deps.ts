@@ -1,3 +1,4 @@
+/** What the console is built from: each route module takes only its part of these dependencies. */
 import type { MockApiClient } from '../../mock-api-client/client.js';
 import type { Starters } from '../../n8n/starter.js';
 import type { RunTutor } from '../../tutor/tutor.js';

@@ -1,3 +1,4 @@
+/** GET /api/events: the state, the Check run, its lines and the tutor's runs as server-sent events. */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ConsoleDeps } from './deps.js';

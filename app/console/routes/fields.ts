@@ -1,3 +1,4 @@
+/** GET /openapi.json and /fields: the mock API's contract and its fields as a page. */
 import { Hono } from 'hono';
 import { renderFields } from '../fields-page.js';
 import { type MockApiDocument, mockApiDocument } from '../mock-api-document.js';

@@ -1,3 +1,4 @@
+/** A console route's JSON body, parsed by its schema before the handler runs (400 when it does not fit). */
 import { validator } from 'hono/validator';
 import type { z } from 'zod';
 import { refuse } from '../../service-kit/browser-guard.js';

@@ -1,3 +1,4 @@
+/** GET /, /console.js, /console.css: the console page with its token and controls, and its files. */
 import { Hono } from 'hono';
 import { CLIENT_CSS, clientScript } from '../assets.js';
 import { renderPage } from '../page.js';

@@ -1,3 +1,4 @@
+/** GET /api/runs: the tutor's explanations of the trainee's runs, newest first. */
 import { Hono } from 'hono';
 import type { ConsoleDeps } from './deps.js';
 

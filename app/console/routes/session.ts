@@ -1,3 +1,4 @@
+/** GET /api/session: the token the page's POSTs carry. */
 import { Hono } from 'hono';
 import type { ConsoleDeps } from './deps.js';
 

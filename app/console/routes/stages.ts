@@ -1,3 +1,4 @@
+/** GET /api/stages: each stage's brief, and whether this lab's page offers starters. */
 import { Hono } from 'hono';
 import { STARTER_STAGES, starterName } from '../../n8n/starter.js';
 import { checkWords } from '../../stages/briefs.js';

@@ -1,3 +1,4 @@
+/** POST /api/starter: the guide's workflow up to a stage, added unpublished to n8n. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { N8nError, PublicApi } from '../../n8n/client.js';

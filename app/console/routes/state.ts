@@ -1,3 +1,4 @@
+/** GET /api/state: the mock API's state as the console page shows it. */
 import { Hono } from 'hono';
 import type { ConsoleDeps } from './deps.js';
 

@@ -1,0 +1,97 @@
+/**
+ * What a newcomer reads first is true of every file: each app/ source file opens (after a #! line, if any)
+ * with a comment that says what it is, and every shell file of the repository, the product's and the tests',
+ * is at most 400 lines, as app/'s TypeScript is (test/lint/rooms.test.ts); shellcheck holds them all
+ * (test/lint/shell.sh).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const MAX_SHELL_LINES = 400;
+
+type Sources = Record<string, string>;
+
+const tracked = (...patterns: string[]) =>
+  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...patterns], {
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((path) => path !== '' && existsSync(path));
+
+const read = (paths: readonly string[]): Sources =>
+  Object.fromEntries(paths.map((path) => [path, readFileSync(path, 'utf8')]));
+
+/** The files whose first line is not a comment (the line after a #! line, when there is one). */
+function withoutHead(sources: Sources): string[] {
+  return Object.entries(sources)
+    .filter(([, text]) => {
+      const lines = text.split('\n');
+      const at = lines[0]?.startsWith('#!') ? 1 : 0;
+      const [first = '', second = ''] = lines.slice(at, at + 2);
+      const says =
+        /^(\/\*\*?\s*[^\s*]|\/\/\s*\S)/.test(first) ||
+        (/^\/\*\*?\s*$/.test(first) && /^\s*\*\s*[^\s/]/.test(second));
+      return !says;
+    })
+    .map(([path]) => `${path}: no head comment saying what it is`);
+}
+
+/** A shell file as test/lint/shell.sh finds one: named .sh, or its first line a bash or sh #!, or sourced. */
+const isShell = (path: string, text: string) => {
+  const first = text.split('\n', 1)[0] ?? '';
+  return (
+    path.endsWith('.sh') || first.startsWith('# shellcheck shell=') || /^#!.*(bash|\/sh)( |$)/.test(first)
+  );
+};
+
+function tooLong(sources: Sources): string[] {
+  return Object.entries(sources).flatMap(([path, text]) => {
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    return lines > MAX_SHELL_LINES ? [`${path}: ${lines} lines (at most ${MAX_SHELL_LINES})`] : [];
+  });
+}
+
+describe('the heads of app/ and the size of the shell', () => {
+  it('every app/ source file opens with a comment that says what it is', () => {
+    const app = read(tracked('app/*.ts'));
+    expect(Object.keys(app).length).toBeGreaterThan(150);
+    expect(withoutHead(app)).toEqual([]);
+  });
+
+  it("every shell file, the tests' too, is at most 400 lines", () => {
+    const all = read(tracked().filter((path) => !/\.(png|gz|tgz|ico|woff2?)$/.test(path)));
+    const shell = Object.fromEntries(Object.entries(all).filter(([path, text]) => isShell(path, text)));
+    expect(Object.keys(shell).filter((path) => path.startsWith('test/')).length).toBeGreaterThan(20);
+    expect(Object.keys(shell).filter((path) => path.startsWith('docker/')).length).toBeGreaterThan(10);
+    expect(tooLong(shell)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a file that opens with an import',
+      { 'app/x.ts': "import { a } from './a.js';\n" },
+      ['app/x.ts: no head comment saying what it is'],
+    ],
+    [
+      'an entry whose #! line is followed by code',
+      { 'app/x.ts': "#!/usr/bin/env node\nimport './a.js';\n" },
+      ['app/x.ts: no head comment saying what it is'],
+    ],
+    ['an empty comment', { 'app/x.ts': '/**\n * \n */\n' }, ['app/x.ts: no head comment saying what it is']],
+    ['a comment whose text starts on its second line', { 'app/x.ts': '/**\n * The thing.\n */\n' }, []],
+    ['a one-line comment', { 'app/x.ts': '/** The thing. */\nexport const a = 1;\n' }, []],
+    ['a #! line, then the comment', { 'app/x.ts': '#!/usr/bin/env node\n/** Entry point. */\n' }, []],
+  ])('a head: %s', (_, sources: Sources, found) => {
+    expect(withoutHead(sources)).toEqual(found);
+  });
+
+  it('a shell file of 401 lines is found, one of 400 is not; a TypeScript file is no shell file', () => {
+    expect(tooLong({ 'test/lab/x.sh': 'x\n'.repeat(401), 'docker/y.sh': 'y\n'.repeat(400) })).toEqual([
+      'test/lab/x.sh: 401 lines (at most 400)',
+    ]);
+    expect(isShell('test/lab/part', '# shellcheck shell=bash\n')).toBe(true);
+    expect(isShell('docker/entry', '#!/bin/sh\n')).toBe(true);
+    expect(isShell('app/x.ts', '#!/usr/bin/env node\n')).toBe(false);
+  });
+});
