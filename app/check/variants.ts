@@ -6,7 +6,7 @@
  */
 
 import type { StageName } from '../stages/stages.js';
-import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
+import { APPROVAL_THRESHOLD, RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import type { GuideNode } from '../workflow/guide/kinds.js';
 import type { WorkflowOverrides } from '../workflow/guide/state.js';
 
@@ -43,6 +43,13 @@ const rewire =
   });
 
 export const REFERENCE_VARIANTS = {
+  'webhook-path-typo': {
+    mistake: `the Webhook listens on ${RESPONSE_WEBHOOK_PATH}s, not on the path the alerts are sent to`,
+    breaks: 'webhook',
+    reference: {
+      response: { Webhook: edit('path', RESPONSE_WEBHOOK_PATH, `${RESPONSE_WEBHOOK_PATH}s`) },
+    },
+  },
   'no-environment-check': {
     mistake: 'Validate does not look at environment',
     breaks: 'validate',

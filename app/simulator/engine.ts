@@ -3,10 +3,12 @@
  * Webhook, Code, If, HTTP Request, Wait and Stop and Error nodes, one item a node and one connection an
  * output. Anything outside that model (another node type, a second item, a fan-out, an operator it does
  * not know) ends the run with an error that says so: a workflow that leaves the model fails loudly
- * instead of being judged by a wrong one. `make e2e` holds what it does equal to the pinned n8n.
+ * instead of being judged by a wrong one. A node setting outside the model (model.ts declares what it
+ * models) refuses the run before any node runs, each such setting named. `make e2e` holds what it does equal to the pinned n8n.
  * The world is the run's `RunIo`: where requests go, how a Wait is resumed, the clock.
  */
 import type { N8nExport, N8nExportNode } from '../workflow/export.js';
+import { settingsOutsideModel } from './model.js';
 import { type Helpers, items, Sandbox } from './sandbox.js';
 
 export interface HttpCall {
@@ -132,6 +134,8 @@ export async function runWorkflow(
     if (!outputs.has(name)) throw new Error(`Node '${name}' hasn't been executed`);
     return items(outputs.get(name));
   };
+  const refused = settingsOutsideModel(workflow);
+  if (refused.length > 0) return { status: 'error', error: refused.join('; '), steps };
   const webhooks = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook');
   if (webhooks.length !== 1) {
     const error = `the simulator runs a workflow with one Webhook node, not ${webhooks.length}`;
@@ -162,8 +166,6 @@ export async function runWorkflow(
           output = webhookItem(trigger.headers, trigger.body);
           break;
         case 'n8n-nodes-base.code': {
-          const mode = node.parameters.mode ?? 'runOnceForAllItems';
-          if (mode !== 'runOnceForAllItems') throw new OutsideModel(`${node.name}: mode ${String(mode)}`);
           const result = sandbox.code(String(node.parameters.jsCode ?? ''), helpers);
           if (!Array.isArray(result)) throw new NodeError(`${node.name}: Code doesn't return items properly`);
           if (result.length !== 1) throw new OutsideModel(`${node.name}: ${result.length} items, not one`);
@@ -241,6 +243,7 @@ async function httpRequest(
     timeoutMs: options.timeout ?? 300_000,
   };
   if (p.sendBody === true) {
+    // Absent, n8n's Specify Body is its field list (not modelled); model.ts refuses any other value given.
     if (p.specifyBody !== 'json') throw new OutsideModel(`${node.name}: a body other than JSON`);
     const body = param('jsonBody');
     try {

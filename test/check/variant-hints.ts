@@ -4,9 +4,14 @@
  */
 import type { ReferenceVariantName } from '../../app/check/variants.js';
 
-export type MistakeName = Exclude<ReferenceVariantName, 'built-up-to-enrich'>;
+/** The mistakes judged to the end: every stage judged, a FAIL's hint and `mismatch:` printed under it. */
+export type MistakeName = Exclude<ReferenceVariantName, 'built-up-to-enrich' | StoppingMistake>;
+/** The mistakes that stop the check in one line (nothing listens where the alerts are sent: exit 2). */
+export type StoppingMistake = 'webhook-path-typo';
 
-export const HINTS: Record<MistakeName, RegExp> = {
+export const HINTS: Record<MistakeName | StoppingMistake, RegExp> = {
+  'webhook-path-typo':
+    /nothing listens on POST \/webhook\/suspicious-login \(n8n answered 404\): publish your alert workflow, its Webhook node set to HTTP method POST and path suspicious-login/,
   'no-environment-check':
     /a run with environment=production still called GET \/identity\/lab-admin: stop the run in Validate when environment is not training/,
   'enrich-wrong-user':

@@ -2,7 +2,8 @@
 # make e2e-check: the stage checker on the pinned n8n (no Docker), on ONE n8n and one mock API started
 # for the whole suite by test/e2e/run.sh (this script, run again inside it, is its runner):
 #   1. each broken variant of the reference workflow (app/check/variants.ts REFERENCE_VARIANTS, written as
-#      n8n exports by app/check/write-variant-cli.ts) fails exactly the stage it breaks, with its hint
+#      n8n exports by app/check/write-variant-cli.ts) fails exactly the stage it breaks, with its hint (the
+#      webhook's, a Webhook on a wrong path, stops the check there: exit 2 and the webhook stage failed)
 #      (test/e2e/variant-verdict.ts; checked with --only, so each variant costs one stage, not all of them);
 #   2. then the reference workflows (the guide's) pass every stage, with the Webhook's execution data read
 #      through n8n's public API, on the n8n that ran every variant before them (their runs stay in its
@@ -102,7 +103,10 @@ for name in $variants; do
   rc=0
   run "$name" "$stage" "$report" || rc=$?
   # Exit 1 and exactly its stage failed, with its hint: anything else (a pass, a setup error) fails this test.
-  if [ "$rc" = 1 ] && "${TSX[@]}" "$HERE/variant-verdict.ts" "$name" "$report"; then
+  # A Webhook on a wrong path stops the check in one line, the webhook stage failed (exit 2: nothing listens).
+  want_rc=1
+  [ "$stage" = webhook ] && want_rc=2
+  if [ "$rc" = "$want_rc" ] && "${TSX[@]}" "$HERE/variant-verdict.ts" "$name" "$report"; then
     log "$name: fails $stage as it must, with its hint ($(($(date +%s) - t)) s)"
   else
     log "$name: did NOT fail exactly $stage with its hint (exit $rc; $report)"; failed=1

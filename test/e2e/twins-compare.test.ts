@@ -8,15 +8,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import {
   compareSides,
+  expectedNames,
   firstDifference,
   formatLines,
   normaliseState,
   placeholdersOf,
   suffixOf,
+  uncompared,
 } from './twins-compare.js';
 import { collectStates, type Side } from './twins-run.js';
 
@@ -113,6 +117,42 @@ describe('normaliseState and firstDifference', () => {
     const lines = compareSides(new Map([['check positive-92', normal(n8nRun)]]), simulatorStates);
     expect(lines.map((l) => l.difference?.path)).toEqual(['journal[2]', '(the scenario)']);
     expect(lines[0]?.difference?.right).toBe('POST /blocklist 201');
+  });
+});
+
+describe('uncompared: twins that compared nothing, or fewer than expected, fail', () => {
+  const expected = expectedNames(
+    scenariosFor(stagesUpTo('all')).map((s) => s.id),
+    CASE_NAMES,
+  );
+  const same = (names: readonly string[]) =>
+    compareSides(new Map(names.map((n) => [n, 1])), new Map(names.map((n) => [n, 1])));
+
+  it('expects every scenario of the checker’s all and every case of the matrix', () => {
+    expect(expected).toContain('check positive-92');
+    expect(expected).toContain('matrix positive');
+    expect(expected.length).toBe(scenariosFor(stagesUpTo('all')).length + CASE_NAMES.length);
+    expect(new Set(expected).size).toBe(expected.length);
+  });
+
+  it('every expected name compared: nothing missing', () => {
+    expect(uncompared(same(expected), expected)).toEqual([]);
+  });
+
+  it('nothing compared: every expected name missing', () => {
+    expect(uncompared([], expected)).toEqual(expected);
+  });
+
+  it('one case fewer: that case missing; a side that ran it alone is a difference, not a miss', () => {
+    const fewer = expected.filter((n) => n !== 'matrix positive');
+    expect(uncompared(same(fewer), expected)).toEqual(['matrix positive']);
+    const oneSide = compareSides(new Map([['matrix positive', 1]]), new Map());
+    expect(uncompared([...same(fewer), ...oneSide], expected)).toEqual([]);
+    expect(oneSide[0]?.difference?.path).toBe('(the scenario)');
+  });
+
+  it('an expectation that names nothing is refused', () => {
+    expect(() => uncompared([], [])).toThrow(/no scenario is expected/);
   });
 });
 

@@ -165,3 +165,20 @@ export function formatLines(lines: readonly TwinLine[], names: readonly [string,
   );
   return out;
 }
+
+/**
+ * The scenarios expected but not compared: each name of `expected` with no line at all (neither side ran
+ * it). A twins run that compared nothing, or fewer than every scenario and case it was to run, proved
+ * nothing about them: it fails. An empty `expected` is refused (a list that names nothing holds nothing).
+ */
+export function uncompared(lines: readonly TwinLine[], expected: readonly string[]): string[] {
+  if (expected.length === 0)
+    throw new Error('twins: no scenario is expected: the comparison would hold nothing');
+  const compared = new Set(lines.map((l) => l.scenario));
+  return expected.filter((name) => !compared.has(name));
+}
+
+/** The names the twins expect: `check <id>` for each scenario of the checker's stages, `matrix <case>`. */
+export function expectedNames(scenarioIds: readonly string[], cases: readonly string[]): string[] {
+  return [...scenarioIds.map((id) => `check ${id}`), ...cases.map((c) => `matrix ${c}`)];
+}

@@ -4,8 +4,8 @@
  * pinned n8n with the guide's workflows published, and once on the simulator (app/simulator) running the
  * same workflows against the same mock API (the same build, dist/app/api/main.js) with the same approval
  * limit; each scenario's final destination state compared after normalising (twins-compare.ts). One line
- * per scenario, `same` or its first difference, and a total; exit 1 on any difference, 2 when it could not
- * run.
+ * per scenario, `same` or its first difference, and a total; exit 1 on any difference, or when any
+ * expected scenario or case was not compared (none compared included), 2 when it could not run.
  * The two sides run at the same time, the simulator's against a mock API of its own started here: every
  * scenario resets its mock API first and reads only that one's state, so a side's state is what its own
  * workflows wrote, and the simulator's two approval limits are waited for while n8n works, not after it.
@@ -20,8 +20,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
+import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
-import { compareSides, formatLines } from './twins-compare.js';
+import { compareSides, expectedNames, formatLines, uncompared } from './twins-compare.js';
 import { collectStates, type Side, type SideRun } from './twins-run.js';
 
 const DEFAULT_CHANGE = 'block-for-an-hour';
@@ -137,6 +138,17 @@ const lines = compareSides(n8n.states, simulator.states);
 const printed = formatLines(lines, ['n8n', 'simulator']);
 for (const line of printed) console.log(`twins: ${line}`);
 const differ = lines.filter((l) => l.difference !== null).length;
+// Every scenario of the checker's `all` and every case of the matrix must have been compared: a run that
+// compared nothing (or fewer) proved nothing about the rest, and fails.
+const expected = expectedNames(
+  scenariosFor(stagesUpTo('all')).map((s) => s.id),
+  CASE_NAMES,
+);
+const missing = uncompared(lines, expected);
+console.log(
+  `twins: ${expected.length - missing.length} of the ${expected.length} expected scenario(s) compared` +
+    (missing.length > 0 ? `; NOT compared (neither side ran them): ${missing.join(', ')}` : ''),
+);
 const verdicts = (side: typeof n8n) =>
   `checker ${side.check?.passed ? 'passed' : 'FAILED'}, matrix ${side.matrix.filter((c) => c.verdict === 'pass').length}/${side.matrix.length} passed`;
 log(`n8n: ${verdicts(n8n)}; simulator: ${verdicts(simulator)}`);
@@ -152,7 +164,9 @@ writeFileSync(
       changed_node: changeName,
       approval_timeout_seconds: approvalTimeoutSeconds,
       sides_at_once: !sequential,
-      same: differ === 0,
+      same: differ === 0 && missing.length === 0,
+      expected: expected.length,
+      not_compared: missing,
       scenarios: lines.map((l) => ({
         scenario: l.scenario,
         same: l.difference === null,
@@ -169,4 +183,4 @@ writeFileSync(
     2,
   )}\n`,
 );
-process.exit(differ === 0 ? 0 : 1);
+process.exit(differ === 0 && missing.length === 0 ? 0 : 1);

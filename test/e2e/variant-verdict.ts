@@ -23,13 +23,15 @@ const hints = report.results
 const hint = Object.entries(HINTS).find(([n]) => n === name)?.[1];
 
 const problem =
-  failed.length !== 1 || failed[0] !== variant.breaks
-    ? `failed ${failed.join(', ') || 'no stage'}, not exactly ${variant.breaks}`
-    : hints.every((h) => h === '')
-      ? `${variant.breaks} failed without a hint`
-      : hint !== undefined && !hint.test(hints.join('\n'))
-        ? `${variant.breaks}'s hints do not match ${hint}: ${hints.join(' | ')}`
-        : null;
+  report.stopped !== null && report.stopped.stage !== variant.breaks
+    ? `the check stopped at ${report.stopped.stage} (${report.stopped.message}), not at ${variant.breaks}`
+    : failed.length !== 1 || failed[0] !== variant.breaks
+      ? `failed ${failed.join(', ') || 'no stage'}, not exactly ${variant.breaks}`
+      : hints.every((h) => h === '')
+        ? `${variant.breaks} failed without a hint`
+        : hint !== undefined && !hint.test(hints.join('\n'))
+          ? `${variant.breaks}'s hints do not match ${hint}: ${hints.join(' | ')}`
+          : null;
 if (problem !== null) {
   console.error(`${name}: ${problem}`);
   process.exit(1);

@@ -3,7 +3,8 @@
 # 2-4 minutes (think times drawn from SCALE_SEED, one sequence a lab), half the time with the stages before
 # it, half on its own, for SCALE_MINUTES; the last lab holds a broken variant and checks the stage it
 # breaks, which must FAIL with its hint; lab RUNAWAY_LAB's runaway Code node is started every minute. Then the lone figure: labs 2..N stopped, lab 1 runs each request
-# the class made, once, alone on the host. Also the verdict of one check's lines, shared with the burst.
+# the class made, once, alone on the host. Also the verdict of one check's lines, shared with the burst, and
+# the burst's checks (burst_verdicts; test/lab/burst-verdicts.test.ts feeds them broken bursts).
 #   needs: lib.sh (console_check_in, make_lab), WORK, N, names(), check(), log(), oom_killed(), median()
 
 # verdict EXPECT FILE: what a check's printed lines (a make check log, or a console run's view) say, against
@@ -28,6 +29,39 @@ verdict() {
     echo right
   fi
 }
+
+# burst_verdicts K STRICT TIMES LONE OOM: the checks of a burst of K labs checking at once (check() each),
+# from TIMES (a line a check: "lab seconds exit verdict"), LONE (the lone check's line, the same form) and
+# OOM (containers killed for memory): K checks ran, the lone one to a verdict, none wrong, each to a
+# verdict, nothing killed; STRICT ("strict") also every check passing (none unjudged), the lone one right
+# and the slowest within 2x the lone. A burst that ran fewer checks than labs, or none, fails.
+burst_verdicts() {
+  local k=$1 strict=$2 times=$3 oom=$5 lone lone_verdict ran wrong errors unjudged slowest
+  read -r _ lone _ lone_verdict <<<"$4"
+  ran=$(grep -c . "$times" || true)
+  wrong=$(awk '$4 == "wrong" {print $1}' "$times" | sort | paste -sd ' ')
+  errors=$(awk '$4 == "error" {print $1}' "$times" | sort | paste -sd ' ')
+  unjudged=$(awk '$4 == "unjudged"' "$times" | wc -l)
+  slowest=$(awk '{print $2}' "$times" | sort -n | tail -n 1)
+  check "burst of $k: $k checks ran ($ran recorded)" test "$ran" = "$k"
+  check "burst of $k: the lone check ran to a verdict (${lone_verdict:-none})" one_of "${lone_verdict:-}" right unjudged
+  check "burst of $k: no wrong verdict${wrong:+ (wrong: $wrong)}" test -z "$wrong"
+  check "burst of $k: every check ran to a verdict${errors:+ (none from: $errors)}" test -z "$errors"
+  check "burst of $k: no container was killed for memory ($oom)" test "$oom" = 0
+  if [ "$strict" = strict ]; then
+    check "burst of $k: every check passes ($unjudged unjudged; the lone one ${lone_verdict:-none})" \
+      one_of "$unjudged ${lone_verdict:-}" "0 right"
+    check "burst of $k: the slowest check (${slowest:-none} s) is within 2x the lone one (${lone:-none} s)" \
+      within_twice "${slowest:-}" "${lone:-}"
+  fi
+}
+one_of() { # one_of VALUE CHOICE...: VALUE is one of the choices
+  local value=$1 choice
+  shift
+  for choice; do [ "$value" = "$choice" ] && return 0; done
+  return 1
+}
+within_twice() { [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && [ "$1" -le $((2 * $2)) ]; }
 
 # shape_trainee LAB INDEX EXPECT: one trainee's checks until SCALE_MINUTES are up; a line each into
 # $WORK/shape: "lab stage only started_at seconds exit verdict".
