@@ -264,6 +264,23 @@ const brokenCompose: {
     },
   },
   {
+    name: 'a network leaves IPv6 to the engine (its default-network-opts)',
+    expect: /network n8n-backend: enable_ipv6 must be false/,
+    check: wallsViolations,
+    mutate: (f) => {
+      delete f.networks?.['n8n-backend']?.enable_ipv6;
+    },
+  },
+  {
+    name: 'a network asks for IPv6',
+    expect: /network editor: enable_ipv6 must be false/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const net = f.networks?.editor;
+      if (net) net.enable_ipv6 = true;
+    },
+  },
+  {
     name: 'no walls service',
     expect: /walls: service missing/,
     check: wallsViolations,

@@ -76,6 +76,7 @@ const Network = z.union([
   z.null(),
   z.looseObject({
     internal: z.boolean().optional(),
+    enable_ipv6: z.boolean().optional(),
     external: z.unknown().optional(),
     driver_opts: z.record(z.string(), z.string()).optional(),
   }),
@@ -288,7 +289,8 @@ const BRIDGE_NAME = 'com.docker.network.bridge.name';
 /**
  * The walls: on the host's network as root with NET_ADMIN and NET_RAW only, no port, no network, its
  * script read-only as its one mount; every network of the lab named (its bridge, at most 15 characters)
- * and covered by a `SUBNET=BRIDGE` pair of WALLS_NETS; the console starts once the walls are healthy.
+ * and covered by a `SUBNET=BRIDGE` pair of WALLS_NETS, with IPv6 off (enable_ipv6: false); the console
+ * starts once the walls are healthy.
  */
 export function wallsViolations(file: ComposeFile): string[] {
   const out: string[] = [];
@@ -307,6 +309,9 @@ export function wallsViolations(file: ComposeFile): string[] {
   }
   const pairs = new Set((environmentOf(walls).WALLS_NETS ?? '').split(/\s+/).filter(Boolean));
   for (const net of Object.keys(file.networks ?? {})) {
+    // The rules are IPv4 only: an engine that gives new networks IPv6 (default-network-opts) is overruled.
+    if (file.networks?.[net]?.enable_ipv6 !== false)
+      out.push(`network ${net}: enable_ipv6 must be false (the walls' rules are IPv4 only)`);
     const bridge = file.networks?.[net]?.driver_opts?.[BRIDGE_NAME];
     const subnet = ipamOf(file, net)?.subnet;
     if (bridge === undefined || bridge.length > 15)
