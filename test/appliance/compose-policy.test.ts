@@ -281,6 +281,24 @@ const brokenCompose: {
     },
   },
   {
+    name: 'the console listens without waiting for the walls after an engine restart',
+    expect: /console: CONSOLE_WALLS_READY must be the walls' WALLS_READY/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const env = service(f, 'console').environment;
+      if (env && !Array.isArray(env)) delete env.CONSOLE_WALLS_READY;
+    },
+  },
+  {
+    name: "the console cannot see the walls' ready file",
+    expect: /console: must mount walls-ready read-only/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const console = service(f, 'console');
+      console.volumes = (console.volumes ?? []).filter((v) => v !== 'walls-ready:/walls-ready:ro');
+    },
+  },
+  {
     name: 'no walls service',
     expect: /walls: service missing/,
     check: wallsViolations,
@@ -323,7 +341,7 @@ const brokenCompose: {
   },
   {
     name: "the walls mount the engine's socket",
-    expect: /walls: its one mount must be/,
+    expect: /walls: its mounts must be exactly/,
     check: wallsViolations,
     mutate: (f) => {
       service(f, 'walls').volumes?.push('/var/run/docker.sock:/var/run/docker.sock');
