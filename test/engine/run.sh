@@ -209,6 +209,8 @@ control_reach "control: the outside server answers inside its own network" reach
 refute_reach "mock API -> outside server (no egress)" reach_in "$API" "http://$OUTSIDE_IP:8080/"
 refute_reach "n8n -> outside server (no egress)" reach_in "$N8N" "http://$OUTSIDE_IP:8080/"
 
+[ -z "$STARTED_ENGINE" ] || walls_reboot
+
 # --- operator commands ---------------------------------------------------------------------------------
 log "operator commands (make health / reset / state)"
 check "make health: case_mode healthy, through the container" bash -c \

@@ -5,13 +5,14 @@
 # namespace) reaches no container of the lab, while the ports published on the engine host still answer.
 # Each probe is shown to reach its target with its wall removed: n8n on an internal network whose bridge
 # has the host's address (the engine's default), and the client with the walls service stopped.
-#   needs: the lab up, N8N, CONSOLE and API (container ids), PROJECT, FETCH, reach_in and REACH (run.sh,
+#   needs: the lab up, N8N and CONSOLE (container ids), PROJECT, BASE_IMAGE, CONSOLE_PORT, FETCH, reach_in, REACH (run.sh,
 #   test/lib/reach.sh: any answer counts as reached), a private
 #   engine (STARTED_ENGINE, ENGINE_NETNS: its iptables and its namespace)
 
 WALLS_CLIENT_NETNS=soar-etest-client
 WALLS_HOST_PORT=18999
 WALLS_PROBE_NET=soar-lab-etest-gateway-probe
+WALLS_UNWALLED=soar-lab-etest-unwalled
 WALLS_LISTENER_PID=""
 
 # A second lab, published on the engine host's classroom-side address (LAB_BIND: LAN mode).
@@ -27,7 +28,7 @@ walls_cleanup() {
   ip netns del "$WALLS_CLIENT_NETNS" 2>/dev/null || true
   if engine_answers; then
     [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
-    [ -z "${API:-}" ] || docker network disconnect -f "$WALLS_PROBE_NET" "$API" >/dev/null 2>&1 || true
+    docker rm -f "$WALLS_UNWALLED" >/dev/null 2>&1 || true
     docker network rm "$WALLS_PROBE_NET" >/dev/null 2>&1 || true
     [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_V6_NET" "$N8N" >/dev/null 2>&1 || true
     docker network rm "$WALLS_V6_NET" >/dev/null 2>&1 || true
@@ -45,7 +46,9 @@ walls_gateways() {
   local net host_addrs
   log "the walls: n8n reaches no address of the host"
   # A listener on every address of the engine host, as sshd or a development server would be.
-  in_engine_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_HOST_PORT,'0.0.0.0')" &
+  # nsenter itself, not through a function: $! is then the listener's own PID (nsenter execs node), so
+  # that the clean-up ends it (a subshell's PID would leave node running, holding the test's descriptors).
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_HOST_PORT,'0.0.0.0')" &
   WALLS_LISTENER_PID=$!
   sleep 1
   check "control: the host's listener answers on the host" in_engine_ns node -e "$FETCH" "http://127.0.0.1:$WALLS_HOST_PORT/"
@@ -112,14 +115,17 @@ walls_routed_client() {
   check "the walls service removes its rules when it stops ($(walls_rules) left)" test "$(walls_rules)" = 0
   control_reach "control: without the walls the client reaches the console by its address" client_reaches "http://$console_ip:8088/api/session"
   control_reach "control: without the walls the client reaches the editor gate by its address" client_reaches "http://$console_ip:5678/healthz"
-  # The mock API's own wall is its network's: internal (the engine drops what is routed to it) with no
-  # address of the host. Its control is the mock API on a network without either, and no walls' rule.
+  # The mock API's own walls are its network's (internal: the engine drops what is routed to it; no
+  # address of the host) and its publishing nothing (Docker before 28 forwards a routed packet only to a
+  # container's published ports). The control: a container on a network with neither wall, its port
+  # published, no walls' rule: the same probe reaches it by its address.
   docker network create --subnet 172.30.99.0/24 "$WALLS_PROBE_NET" >/dev/null
-  docker network connect --ip 172.30.99.2 "$WALLS_PROBE_NET" "$API"
+  docker run -d --name "$WALLS_UNWALLED" --network "$WALLS_PROBE_NET" --ip 172.30.99.2 -p 127.0.0.1:18081:8081 \
+    "$BASE_IMAGE" node -e 'require("http").createServer((q,s)=>s.end("unwalled")).listen(8081,"0.0.0.0")' >/dev/null
   ip -n "$WALLS_CLIENT_NETNS" route add 172.30.99.0/24 via 10.250.0.1
-  control_reach "control: the client reaches the mock API on a network neither internal nor walled (172.30.99.2:8081)" \
+  control_reach "control: the client reaches a container by its address on a network neither internal nor walled, its port published (172.30.99.2:8081)" \
     client_reaches http://172.30.99.2:8081/health
-  docker network disconnect "$WALLS_PROBE_NET" "$API"
+  docker rm -f "$WALLS_UNWALLED" >/dev/null
   docker network rm "$WALLS_PROBE_NET" >/dev/null
   docker start "$walls" >/dev/null
   check "the walls service starts again, healthy" wait_until 30 walls_healthy
@@ -197,7 +203,7 @@ walls_dns() {
   WALLS_DNS_LOG=$WORK/dns-queries.log
   : >"$WALLS_DNS_LOG"
   in_engine_ns ip addr add "$WALLS_RESOLVER/32" dev lo
-  in_engine_ns node -e "$WALLS_DNS" "$WALLS_RESOLVER" "$WALLS_DNS_LOG" &
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$WALLS_DNS" "$WALLS_RESOLVER" "$WALLS_DNS_LOG" &
   WALLS_DNS_PID=$!
   sleep 1
   echo "        n8n's lookup: $(lookup_in "$N8N" n8n.walls-probe.example)"
@@ -246,4 +252,56 @@ walls_ipv6() {
   check "control: that internal network's bridge holds the host's address on IPv6 (${addrs:-none})" test -n "$addrs"
   docker network disconnect "$WALLS_V6_NET" "$N8N"
   docker network rm "$WALLS_V6_NET" >/dev/null
+}
+
+# A reboot-like stop: every container of the lab killed (SIGKILL: no clean-up runs, as at a power cut)
+# and the walls' rules gone (a reboot empties the firewall). Docker starts a lab's containers again in
+# any order: the console first here, which must serve nothing (no status line on its published port)
+# until the walls are back; then the walls, and the console serves. The control: the rules come back and
+# the same probe gets the console's answer.
+console_silent() { # no status line from the console's published port, for 5 s
+  local said
+  for _ in 1 2 3 4 5; do
+    said=$(in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" 2>&1 || true)
+    echo "$said"
+    grep -q 'answered' <<<"$said" && return 1
+    sleep 1
+  done
+  return 0
+}
+console_answers() { in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep 'answered "HTTP/1.1 '; }
+console_waiting() { docker logs "$CONSOLE" 2>&1 | grep -q "waiting for the lab's walls"; }
+walls_drop_rules() { # as a reboot would: every rule of the lab's walls, gone
+  local rule
+  in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep 'soar-lab:soar-ac1e42' | sed 's/^-A /-D /' |
+    while read -r rule; do
+      # shellcheck disable=SC2086 # the rule's own words
+      in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw $rule
+    done
+}
+lab_healthy() {
+  local c
+  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"); do
+    [ "$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$c")" = healthy ] || return 1
+  done
+}
+
+walls_reboot() {
+  local walls c
+  log "the walls after a reboot-like stop: the console serves nothing until the rules are back"
+  walls=$(container_of "$PROJECT" walls)
+  # shellcheck disable=SC2046 # container ids
+  docker kill $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT") >/dev/null
+  walls_drop_rules
+  check "every container of the lab killed, the walls' rules gone ($(walls_rules) left)" test "$(walls_rules)" = 0
+  docker start "$CONSOLE" >/dev/null
+  check "the console, started first, waits for the walls (its log)" wait_until 20 console_waiting
+  check "... and serves nothing on its published port meanwhile (no status line for 5 s)" console_silent
+  docker start "$walls" >/dev/null
+  check "the walls, started after it, put their four rules back" wait_until 30 walls_all_back
+  check "control: then the console answers on its published port" wait_until 30 console_answers
+  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT" --filter status=exited); do
+    docker start "$c" >/dev/null
+  done
+  check "the whole lab healthy again" wait_until 180 lab_healthy
 }

@@ -120,7 +120,13 @@ exercise_walls() {
   in_ns ip addr add 10.250.1.1/24 dev soar-lw0
   in_ns ip link set soar-lw1 up
   in_ns ip link set soar-lw0 up
-  in_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_PORT,'0.0.0.0')" &
+  # Not through in_ns (a function: $! would be a subshell's, and node would outlive walls_stop's kill).
+  local listener="require('http').createServer((q,s)=>s.end('host')).listen($WALLS_PORT,'0.0.0.0')"
+  if [ -n "$ENGINE_NETNS" ]; then
+    nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$listener" &
+  else
+    node -e "$listener" &
+  fi
   WALLS_LISTENER=$!
   check "control: the host's listener answers on the host's classroom-side address" walls_listening
   id=$(walls_workflow | walls_api POST /workflows | node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>process.stdout.write(String(JSON.parse(t).id??"")))')
