@@ -18,6 +18,7 @@ import { type ConsoleConfig, gateLimits, loadConsoleConfig, sessionSettings } fr
 import { gateTarget, refuseClients, startEditorGate } from './editor-gate.js';
 import { StateFeed } from './feed.js';
 import { Sessions } from './session.js';
+import { waitForWalls, wallsWaitFromEnv } from './walls-ready.js';
 
 function main(): void {
   let config: ReturnType<typeof loadConsoleConfig>;
@@ -154,7 +155,24 @@ function sayRefused(error: OutsideSubnetError): void {
   process.stderr.write(`console: ${error.message}\n`);
 }
 
-main();
+// Nothing is served before the lab's walls are in place (./walls-ready.ts).
+void (async () => {
+  let wait: ReturnType<typeof wallsWaitFromEnv>;
+  try {
+    wait = wallsWaitFromEnv(process.env);
+  } catch (err) {
+    process.stderr.write(`console: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  if (wait.file !== undefined) process.stdout.write(`console: waiting for the lab's walls (${wait.file})\n`);
+  if (!(await waitForWalls(wait))) {
+    process.stderr.write(
+      `console: the lab's walls are not in place after ${wait.waitMs / 1000} s (no fresh ${wait.file}): serving nothing\n`,
+    );
+    process.exit(1);
+  }
+  main();
+})();
 
 /**
  * The identity system's fixed directory, read from an in-process mock API (the same code as the lab's):

@@ -3,13 +3,27 @@
 # lab's compose command line, and whether the lab's services are up.
 #
 # Compose v1 (`docker-compose` 1.x, end of life since 2023) is refused: the lab relies on v2's
-# `up --wait`, profiles and `run --rm`. An engine before 25 is refused: the healthchecks probe often while
-# a service starts and seldom after (start_interval, Docker Engine 25), so that a class of idle labs
-# costs its host little. Developer setting: LAB_COMPOSE_FILES (space-separated, default compose.yaml;
+# `up --wait`, profiles and `run --rm`. An engine before 25.0.4 is refused: the healthchecks probe often
+# while a service starts and seldom after (start_interval, Docker Engine 25), so that a class of idle labs
+# costs its host little; and 25.0.0 to 25.0.3 forward an internal network's DNS queries to the host's own
+# resolvers (CVE-2024-29018), a way out of the lab's internal networks. Developer setting: LAB_COMPOSE_FILES (space-separated, default compose.yaml;
 # the engine test adds its stand-ins).
 
 COMPOSE_MIN_MINOR=20
-ENGINE_MIN_MAJOR=25
+ENGINE_MIN=25.0.4
+
+# engine_at_least VERSION FLOOR: VERSION (major.minor.patch, any suffix after) is FLOOR or later.
+engine_at_least() {
+  local have want i
+  [[ $1 =~ ^([0-9]+)\.([0-9]+)\.([0-9]+) ]] || return 1
+  have=("${BASH_REMATCH[@]:1}")
+  IFS=. read -r -a want <<<"$2"
+  for i in 0 1 2; do
+    [ "${have[i]}" -gt "${want[i]}" ] && return 0
+    [ "${have[i]}" -lt "${want[i]}" ] && return 1
+  done
+  return 0
+}
 
 need_docker() {
   local err version
@@ -23,8 +37,8 @@ need_docker() {
     esac
   fi
   version=$(docker info -f '{{.ServerVersion}}' 2>/dev/null)
-  if ! [[ $version =~ ^([0-9]+)\. ]] || [ "${BASH_REMATCH[1]}" -lt "$ENGINE_MIN_MAJOR" ]; then
-    die "Docker Engine ${version:-of unknown version} is too old: the lab needs $ENGINE_MIN_MAJOR or later (docker info shows the engine's version)"
+  if ! engine_at_least "$version" "$ENGINE_MIN"; then
+    die "Docker Engine ${version:-of unknown version} is too old: the lab needs $ENGINE_MIN or later (docker info shows the engine's version)"
   fi
   if ! version=$(docker compose version --short 2>/dev/null); then
     command -v docker-compose >/dev/null 2>&1 &&

@@ -10,13 +10,26 @@
 # rules of the same kind itself; these do no harm beside them.
 #
 #   walls.sh          install the rules, keep them in place (every WALLS_CHECK_SECONDS), remove them on exit
-#   walls.sh check    exit 0 when every rule is in place (the healthcheck)
-# Settings: WALLS_TAG (the lab's bridges' prefix: the rules' comment), WALLS_NETS ("SUBNET=BRIDGE ...").
+#   walls.sh check    the healthcheck: exit 0 when the ready file is fresh (cheap: no iptables at all),
+#                     or, without one, when every rule is in place
+# Settings: WALLS_TAG (the lab's bridges' prefix: the rules' comment), WALLS_NETS ("SUBNET=BRIDGE ..."),
+# WALLS_READY (a file in a tmpfs volume the console reads: the time, written once every rule is in
+# place and again on every check, removed on exit; the console serves nothing until it is fresh).
 set -eu
 
 tag="soar-lab:${WALLS_TAG:?WALLS_TAG is needed}"
 nets=${WALLS_NETS:?WALLS_NETS is needed}
+ready=${WALLS_READY:-}
+interval=${WALLS_CHECK_SECONDS:-30}
 say() { echo "walls: $*"; }
+
+# The healthcheck with a ready file reads its time only: every 30 s in every lab of a class, a listing
+# of the whole firewall would cost the host more than the lab's idle services do.
+if [ "${1:-}" = check ] && [ -n "$ready" ]; then
+  written=$(cat "$ready" 2>/dev/null) || exit 1
+  [ $(($(date +%s) - ${written:-0})) -le $((2 * interval + 15)) ]
+  exit
+fi
 
 # The iptables the engine uses (nft or legacy): the one whose rules already name the lab's bridges.
 first_bridge=${nets%% *}
@@ -59,12 +72,20 @@ if [ "${1:-}" = check ]; then
   exit 0
 fi
 
+# mark_ready: the time into the ready file, once every rule is in place (written whole, then renamed).
+mark_ready() {
+  [ -n "$ready" ] || return 0
+  in_place && date +%s >"$ready.new" && mv -f "$ready.new" "$ready"
+}
+
 ensure
+mark_ready
 say "routed clients dropped on $nets ($ipt, raw PREROUTING)"
-trap 'remove; say "rules removed"; exit 0' TERM INT
+trap '[ -z "$ready" ] || rm -f "$ready"; remove; say "rules removed"; exit 0' TERM INT
 # Another engine's or lab's write, or an engine restart, could drop a rule: put it back.
 while :; do
-  sleep "${WALLS_CHECK_SECONDS:-30}" &
+  sleep "$interval" &
   wait $! || true
   ensure
+  mark_ready
 done

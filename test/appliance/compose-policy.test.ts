@@ -264,6 +264,41 @@ const brokenCompose: {
     },
   },
   {
+    name: 'a network leaves IPv6 to the engine (its default-network-opts)',
+    expect: /network n8n-backend: enable_ipv6 must be false/,
+    check: wallsViolations,
+    mutate: (f) => {
+      delete f.networks?.['n8n-backend']?.enable_ipv6;
+    },
+  },
+  {
+    name: 'a network asks for IPv6',
+    expect: /network editor: enable_ipv6 must be false/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const net = f.networks?.editor;
+      if (net) net.enable_ipv6 = true;
+    },
+  },
+  {
+    name: 'the console listens without waiting for the walls after an engine restart',
+    expect: /console: CONSOLE_WALLS_READY must be the walls' WALLS_READY/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const env = service(f, 'console').environment;
+      if (env && !Array.isArray(env)) delete env.CONSOLE_WALLS_READY;
+    },
+  },
+  {
+    name: "the console cannot see the walls' ready file",
+    expect: /console: must mount walls-ready read-only/,
+    check: wallsViolations,
+    mutate: (f) => {
+      const console = service(f, 'console');
+      console.volumes = (console.volumes ?? []).filter((v) => v !== 'walls-ready:/walls-ready:ro');
+    },
+  },
+  {
     name: 'no walls service',
     expect: /walls: service missing/,
     check: wallsViolations,
@@ -306,7 +341,7 @@ const brokenCompose: {
   },
   {
     name: "the walls mount the engine's socket",
-    expect: /walls: its one mount must be/,
+    expect: /walls: its mounts must be exactly/,
     check: wallsViolations,
     mutate: (f) => {
       service(f, 'walls').volumes?.push('/var/run/docker.sock:/var/run/docker.sock');

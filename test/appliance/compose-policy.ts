@@ -31,6 +31,9 @@ export const TOOLS_SERVICE = 'tools';
 export const WALLS_SERVICE = 'walls';
 const WALLS_CAPABILITIES = ['NET_ADMIN', 'NET_RAW'];
 const WALLS_SCRIPT_MOUNT = './docker/walls/walls.sh:/walls.sh:ro';
+/** The walls' ready file's volume: the walls write it, the console reads it (and waits for it). */
+const WALLS_READY_VOLUME = 'walls-ready';
+const WALLS_MOUNTS = [WALLS_SCRIPT_MOUNT, `${WALLS_READY_VOLUME}:/${WALLS_READY_VOLUME}`].join();
 /** The one service allowed to publish ports, on 127.0.0.1 only. */
 const PUBLISHED_SERVICES = [CONSOLE_SERVICE];
 
@@ -76,6 +79,7 @@ const Network = z.union([
   z.null(),
   z.looseObject({
     internal: z.boolean().optional(),
+    enable_ipv6: z.boolean().optional(),
     external: z.unknown().optional(),
     driver_opts: z.record(z.string(), z.string()).optional(),
   }),
@@ -288,7 +292,8 @@ const BRIDGE_NAME = 'com.docker.network.bridge.name';
 /**
  * The walls: on the host's network as root with NET_ADMIN and NET_RAW only, no port, no network, its
  * script read-only as its one mount; every network of the lab named (its bridge, at most 15 characters)
- * and covered by a `SUBNET=BRIDGE` pair of WALLS_NETS; the console starts once the walls are healthy.
+ * and covered by a `SUBNET=BRIDGE` pair of WALLS_NETS, with IPv6 off (enable_ipv6: false); the console
+ * starts once the walls are healthy.
  */
 export function wallsViolations(file: ComposeFile): string[] {
   const out: string[] = [];
@@ -299,14 +304,29 @@ export function wallsViolations(file: ComposeFile): string[] {
   if ((walls.ports ?? []).length > 0) out.push(`${WALLS_SERVICE}: must publish no ports`);
   if ([...(walls.cap_add ?? [])].sort().join() !== WALLS_CAPABILITIES.join())
     out.push(`${WALLS_SERVICE}: cap_add must be exactly ${WALLS_CAPABILITIES.join(' and ')}`);
-  if ((walls.volumes ?? []).join() !== WALLS_SCRIPT_MOUNT)
-    out.push(`${WALLS_SERVICE}: its one mount must be ${WALLS_SCRIPT_MOUNT}`);
+  if ((walls.volumes ?? []).join() !== WALLS_MOUNTS)
+    out.push(`${WALLS_SERVICE}: its mounts must be exactly ${WALLS_MOUNTS}`);
+  // After an engine restart the console waits for the walls' ready file: the same file on both sides.
+  const ready = environmentOf(walls).WALLS_READY;
+  const consoleService = file.services[CONSOLE_SERVICE];
+  if (ready === undefined || !ready.startsWith(`/${WALLS_READY_VOLUME}/`))
+    out.push(`${WALLS_SERVICE}: WALLS_READY must be a file in /${WALLS_READY_VOLUME}`);
+  else if (consoleService && environmentOf(consoleService).CONSOLE_WALLS_READY !== ready)
+    out.push(`${CONSOLE_SERVICE}: CONSOLE_WALLS_READY must be the walls' WALLS_READY (${ready})`);
+  if (
+    consoleService &&
+    !(consoleService.volumes ?? []).includes(`${WALLS_READY_VOLUME}:/${WALLS_READY_VOLUME}:ro`)
+  )
+    out.push(`${CONSOLE_SERVICE}: must mount ${WALLS_READY_VOLUME} read-only at /${WALLS_READY_VOLUME}`);
   for (const [name, s] of Object.entries(file.services)) {
     if (name !== WALLS_SERVICE && s.network_mode !== undefined)
       out.push(`${name}: only the walls may use network_mode`);
   }
   const pairs = new Set((environmentOf(walls).WALLS_NETS ?? '').split(/\s+/).filter(Boolean));
   for (const net of Object.keys(file.networks ?? {})) {
+    // The rules are IPv4 only: an engine that gives new networks IPv6 (default-network-opts) is overruled.
+    if (file.networks?.[net]?.enable_ipv6 !== false)
+      out.push(`network ${net}: enable_ipv6 must be false (the walls' rules are IPv4 only)`);
     const bridge = file.networks?.[net]?.driver_opts?.[BRIDGE_NAME];
     const subnet = ipamOf(file, net)?.subnet;
     if (bridge === undefined || bridge.length > 15)

@@ -150,8 +150,22 @@ describe('docker/lab.sh', () => {
       'Docker Engine 24',
       'echo 2.26.1',
       false,
-      /^lab: Docker Engine 24\.0\.7 is too old: the lab needs 25 or later/,
+      /^lab: Docker Engine 24\.0\.7 is too old: the lab needs 25\.0\.4 or later/,
       '24.0.7',
+    ],
+    [
+      'Docker Engine 25.0.3 (its internal networks forward DNS queries to the host, CVE-2024-29018)',
+      'echo 2.26.1',
+      false,
+      /^lab: Docker Engine 25\.0\.3 is too old: the lab needs 25\.0\.4 or later/,
+      '25.0.3',
+    ],
+    [
+      'an engine version it cannot read',
+      'echo 2.26.1',
+      false,
+      /^lab: Docker Engine dev is too old: the lab needs 25\.0\.4 or later/,
+      'dev',
     ],
   ])('refuses in one line when %s', async (_what, composeAnswer, v1, reason, engine = '26.1.5') => {
     const fake = mkdtempSync(join(tmpdir(), 'lab-sh-compose-'));
@@ -170,6 +184,27 @@ describe('docker/lab.sh', () => {
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    ['25.0.4', true],
+    ['25.0.10', true],
+    ['25.1.0', true],
+    ['26.1.5', true],
+    ['27.3.1-ce', true],
+    ['25.0.3', false],
+    ['24.9.9', false],
+    ['25', false],
+    ['', false],
+  ])('takes Docker Engine %s as at least 25.0.4: %s', async (version, accepted) => {
+    const compose = new URL('docker/lab/compose.sh', repoRoot).pathname;
+    const r = await run('bash', [
+      '-c',
+      `. "${compose}"; engine_at_least "$1" "$ENGINE_MIN" && echo yes || echo no`,
+      '_',
+      version,
+    ]);
+    expect(r.stdout.trim()).toBe(accepted ? 'yes' : 'no');
   });
 
   it('prints its usage for an unknown command', async () => {

@@ -22,6 +22,8 @@ LOG_TAG=engine-test
 . test/lib/engine.sh
 # shellcheck source=walls.sh
 . test/engine/walls.sh
+# shellcheck source=../lib/reach.sh
+. test/lib/reach.sh
 # A named lab of its own (project soar-lab-etest, settings in labs/etest.env), on the lab's default slot.
 export LAB=etest LAB_SUBNET=172.30.66.0/24 LAB_EDITOR_PORT=5678 LAB_CONSOLE_PORT=8088
 PROJECT=soar-lab-$LAB
@@ -131,24 +133,30 @@ check "root filesystem read-only (/ and /app: EROFS), /tmp writable" has '"root"
 # --- who reaches the mock API --------------------------------------------------------------------------
 log "reachability"
 check "n8n -> mock API by service name (http://mock-api:8081/health)" fetch_in "$N8N" http://mock-api:8081/health
-refute "postgres (backend network) -> mock API by address" fetch_in "$PG" "http://$API_IP:8081/health"
+control_reach "control: n8n reaches the mock API by its address $API_IP" reach_in "$N8N" "http://$API_IP:8081/health"
+refute_reach "postgres (backend network) -> mock API by address" reach_in "$PG" "http://$API_IP:8081/health"
 docker network create "$OUTSIDE_NET" >/dev/null
 docker run -d --name "$OUTSIDE_BOX" --network "$OUTSIDE_NET" --read-only --cap-drop ALL "$BASE_IMAGE" \
   node -e 'require("http").createServer((q,s)=>s.end("outside")).listen(8080,"0.0.0.0")' >/dev/null
 OUTSIDE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$OUTSIDE_NET\").IPAddress}}" "$OUTSIDE_BOX")
-refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
+refute_reach "a container on another network -> mock API by address" reach_in "$OUTSIDE_BOX" "http://$API_IP:8081/health"
 CONSOLE_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${PROJECT}_editor\").IPAddress}}" "$CONSOLE")
-refute "a container on another network -> console by address" fetch_in "$OUTSIDE_BOX" "http://$CONSOLE_IP:8088/api/session"
+control_reach "control: the console answers at its address $CONSOLE_IP:8088 (from the console)" reach_in "$CONSOLE" "http://$CONSOLE_IP:8088/api/session"
+refute_reach "a container on another network -> console by address" reach_in "$OUTSIDE_BOX" "http://$CONSOLE_IP:8088/api/session"
 if [ -n "$STARTED_ENGINE" ]; then
   # The engine's own namespace routes to the bridge; the API's client allowlist still refuses it.
   in_engine() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$FETCH" "$1"; }
-  refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_engine "http://$API_IP:8081/health"
+  in_engine_reach() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$REACH" "$1"; }
+  # The lab network's bridge holds no address of the host (inhibit_ipv4): the host has no route to it.
+  refute_reach "the engine host -> mock API by address" in_engine_reach "http://$API_IP:8081/health"
   check "n8n editor published on 127.0.0.1:5678 through the console's gate (engine host)" in_engine http://127.0.0.1:5678/healthz
 fi
 
 if [ -n "$STARTED_ENGINE" ]; then
   walls_gateways
   walls_routed_client
+  walls_ipv6
+  walls_dns
 fi
 
 # --- the lab console: its own way to the mock API is the socket volume, never the network ---------------
@@ -161,8 +169,9 @@ check "the console is not on the internal network" bash -c \
 check "the console: read-only root, cap_drop ALL, no-new-privileges, uid 1000" test \
   "$(inspect "$CONSOLE" '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}} {{.HostConfig.SecurityOpt}} {{.Config.User}}')" \
   = "true [ALL] [no-new-privileges:true] 1000:1000"
-refute "console -> mock API by service name" fetch_in "$CONSOLE" http://mock-api:8081/health
-refute "console -> mock API by address $API_IP" fetch_in "$CONSOLE" "http://$API_IP:8081/health"
+control_reach "control: n8n reaches the mock API by service name" reach_in "$N8N" http://mock-api:8081/health
+refute_reach "console -> mock API by service name" reach_in "$CONSOLE" http://mock-api:8081/health
+refute_reach "console -> mock API by address $API_IP" reach_in "$CONSOLE" "http://$API_IP:8081/health"
 # Its own /api/state: the mock API's state, fetched through the socket (source unix:..., no error).
 # A named lab's console asks for the lab's secret: signed in with it (SECRET), then its state.
 CONSOLE_STATE='const b="http://127.0.0.1:8088",t=AbortSignal.timeout(5000);fetch(b+"/login",{method:"POST",signal:t,redirect:"manual",headers:{"content-type":"application/x-www-form-urlencoded",origin:b},body:"secret="+encodeURIComponent(process.env.SECRET)}).then(r=>fetch(b+"/api/state",{signal:t,headers:{cookie:(r.headers.get("set-cookie")||"").split(";")[0]}})).then(r=>r.json()).then(v=>{console.log(v.source,v.error,v.state&&v.state.case_mode);process.exit(v.error===null&&v.source.startsWith("unix:")&&v.state?0:1)},e=>{console.log("error",e.message);process.exit(1)})'
@@ -173,8 +182,14 @@ check "the socket file is the service user's, mode 600" bash -c \
   "docker exec $API node -e 'const s=require(\"fs\").statSync(\"/run/mock-api/api.sock\");console.log(s.uid,(s.mode&0o777).toString(8));process.exit(s.uid===1000&&(s.mode&0o777)===0o600?0:1)'"
 check "console -> n8n by service name (for approvals)" fetch_in "$CONSOLE" http://n8n:5678/healthz
 check "control: the console's gate answers inside the console" fetch_in "$CONSOLE" http://127.0.0.1:5678/healthz
-refute "n8n -> the console (refused: n8n-front is CONSOLE_REFUSED_CLIENTS)" fetch_in "$N8N" http://console:8088/api/session
-refute "n8n -> the console's gate (refused likewise)" fetch_in "$N8N" http://console:5678/healthz
+# n8n reaches the console's ports (it must reach the gate's target's network), and is answered nothing:
+# the console closes every connection from n8n-front (CONSOLE_REFUSED_CLIENTS) as it accepts it.
+answers_with_status() { reach_in "$1" "$2" | grep '^reached: answered "HTTP/1.1 '; }
+check "control: the console answers itself at console:8088 with a status line" answers_with_status "$CONSOLE" http://console:8088/api/session
+check "n8n -> the console (console:8088): connected, closed without a status line (CONSOLE_REFUSED_CLIENTS)" \
+  closed_unanswered "$N8N" http://console:8088/api/session
+check "n8n -> the console's gate (console:5678): connected, closed without a status line (likewise)" \
+  closed_unanswered "$N8N" http://console:5678/healthz
 refute "n8n (lab network) has no socket volume" timeout 20 docker exec "$N8N" node -e \
   'require("fs").statSync("/run/mock-api/api.sock")'
 if [ -n "$STARTED_ENGINE" ]; then
@@ -190,9 +205,11 @@ fi
 
 # --- egress ----------------------------------------------------------------------------------------
 log "egress"
-check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$OUTSIDE_IP:8080/"
-refute "mock API -> outside server (no egress)" fetch_in "$API" "http://$OUTSIDE_IP:8080/"
-refute "n8n -> outside server (no egress)" fetch_in "$N8N" "http://$OUTSIDE_IP:8080/"
+control_reach "control: the outside server answers inside its own network" reach_in "$OUTSIDE_BOX" "http://$OUTSIDE_IP:8080/"
+refute_reach "mock API -> outside server (no egress)" reach_in "$API" "http://$OUTSIDE_IP:8080/"
+refute_reach "n8n -> outside server (no egress)" reach_in "$N8N" "http://$OUTSIDE_IP:8080/"
+
+[ -z "$STARTED_ENGINE" ] || walls_reboot
 
 # --- operator commands ---------------------------------------------------------------------------------
 log "operator commands (make health / reset / state)"
@@ -207,12 +224,11 @@ check "lab.sh api POST /control/case-mode sets the mode" bash -c \
 log "the tools container (compose run --rm tools)"
 tools_node() {
   timeout 60 docker compose -p "$PROJECT" --project-directory "$ROOT" -f compose.yaml -f test/engine/compose.stand-ins.yaml \
-    --env-file "$LAB_ENV_FILE" run --rm -T --no-deps tools node -e "$1"
+    --env-file "$LAB_ENV_FILE" run --rm -T --no-deps tools node -e "$@"
 }
-FETCH_HEALTH='fetch("http://mock-api:8081/health",{signal:AbortSignal.timeout(3000)}).then(r=>process.exit(r.ok?0:1),e=>{console.log(e.cause?.code??e.name);process.exit(1)})'
 SOCKET_HEALTH='require("http").get({socketPath:"/run/mock-api/api.sock",path:"/health",headers:{host:"mock-api"}},r=>{console.log(r.statusCode);process.exit(r.statusCode===200?0:1)}).on("error",e=>{console.log(e.code);process.exit(1)})'
 check "tools -> the mock API through its socket" tools_node "$SOCKET_HEALTH"
-refute "tools -> the mock API by service name" tools_node "$FETCH_HEALTH"
+refute_reach "tools -> the mock API by service name" tools_node "$REACH" http://mock-api:8081/health
 check "tools -> n8n by service name" tools_node 'fetch("http://n8n:5678/healthz").then(r=>process.exit(r.ok?0:1),()=>process.exit(1))'
 check "tools: uid 1000, read-only root, no capabilities" tools_node \
   'const s=require("fs").readFileSync("/proc/self/status","utf8");let w="writable";try{require("fs").writeFileSync("/x","")}catch(e){w=e.code}process.exit(/Uid:\s+1000\s+1000/.test(s)&&/CapEff:\s+0{16}/.test(s)&&w==="EROFS"?0:1)'

@@ -5,12 +5,14 @@
 # namespace) reaches no container of the lab, while the ports published on the engine host still answer.
 # Each probe is shown to reach its target with its wall removed: n8n on an internal network whose bridge
 # has the host's address (the engine's default), and the client with the walls service stopped.
-#   needs: the lab up, N8N and CONSOLE (container ids), PROJECT, FETCH and fetch_in (run.sh), a private
+#   needs: the lab up, N8N and CONSOLE (container ids), PROJECT, BASE_IMAGE, CONSOLE_PORT, FETCH, reach_in, REACH (run.sh,
+#   test/lib/reach.sh: any answer counts as reached), a private
 #   engine (STARTED_ENGINE, ENGINE_NETNS: its iptables and its namespace)
 
 WALLS_CLIENT_NETNS=soar-etest-client
 WALLS_HOST_PORT=18999
 WALLS_PROBE_NET=soar-lab-etest-gateway-probe
+WALLS_UNWALLED=soar-lab-etest-unwalled
 WALLS_LISTENER_PID=""
 
 # A second lab, published on the engine host's classroom-side address (LAB_BIND: LAN mode).
@@ -19,19 +21,23 @@ WALLS_LAN_LAB=etestlan
 walls_cleanup() {
   [ -n "$WALLS_LISTENER_PID" ] && kill "$WALLS_LISTENER_PID" 2>/dev/null
   WALLS_LISTENER_PID=""
+  walls_dns_stop
   if engine_answers && [ -f "$ROOT/labs/$WALLS_LAN_LAB.env" ]; then
     LAB=$WALLS_LAN_LAB LAB_FORCE_DOWN=1 timeout 120 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh down >/dev/null 2>&1 || true
   fi
   ip netns del "$WALLS_CLIENT_NETNS" 2>/dev/null || true
   if engine_answers; then
     [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
+    docker rm -f "$WALLS_UNWALLED" >/dev/null 2>&1 || true
     docker network rm "$WALLS_PROBE_NET" >/dev/null 2>&1 || true
+    [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_V6_NET" "$N8N" >/dev/null 2>&1 || true
+    docker network rm "$WALLS_V6_NET" >/dev/null 2>&1 || true
   fi
   return 0
 }
 
 in_engine_ns() { nsenter --net="/var/run/netns/$ENGINE_NETNS" "$@"; }
-in_client_ns() { timeout 20 nsenter --net="/var/run/netns/$WALLS_CLIENT_NETNS" node -e "$FETCH" "$1"; }
+in_client_ns() { timeout 20 nsenter --net="/var/run/netns/$WALLS_CLIENT_NETNS" node -e "$REACH" "$1"; }
 
 # The address NUMBER places after the start of the lab's /24 (172.30.66.0/24 in this test).
 lab_address() { echo "172.30.66.$1"; }
@@ -40,7 +46,9 @@ walls_gateways() {
   local net host_addrs
   log "the walls: n8n reaches no address of the host"
   # A listener on every address of the engine host, as sshd or a development server would be.
-  in_engine_ns node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_HOST_PORT,'0.0.0.0')" &
+  # nsenter itself, not through a function: $! is then the listener's own PID (nsenter execs node), so
+  # that the clean-up ends it (a subshell's PID would leave node running, holding the test's descriptors).
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "require('http').createServer((q,s)=>s.end('host')).listen($WALLS_HOST_PORT,'0.0.0.0')" &
   WALLS_LISTENER_PID=$!
   sleep 1
   check "control: the host's listener answers on the host" in_engine_ns node -e "$FETCH" "http://127.0.0.1:$WALLS_HOST_PORT/"
@@ -50,13 +58,13 @@ walls_gateways() {
   done
   # Each network's gateway, the host's address where a network has one (.1, .65, .129, .193).
   for net in 1 65 129 193; do
-    refute "n8n -> the host's listener at the gateway $(lab_address "$net")" fetch_in "$N8N" "http://$(lab_address "$net"):$WALLS_HOST_PORT/"
+    refute_reach "n8n -> the host's listener at the gateway $(lab_address "$net")" reach_in "$N8N" "http://$(lab_address "$net"):$WALLS_HOST_PORT/"
   done
   # Control: an internal network as Docker makes it by default: its bridge holds the host's address.
   docker network create --internal --subnet 172.30.99.0/24 "$WALLS_PROBE_NET" >/dev/null
   docker network connect "$WALLS_PROBE_NET" "$N8N"
-  check "control: n8n on an internal network without inhibit_ipv4 reaches the host's listener at its gateway" \
-    fetch_in "$N8N" "http://172.30.99.1:$WALLS_HOST_PORT/"
+  control_reach "control: n8n on an internal network without inhibit_ipv4 reaches the host's listener at its gateway" \
+    reach_in "$N8N" "http://172.30.99.1:$WALLS_HOST_PORT/"
   docker network disconnect "$WALLS_PROBE_NET" "$N8N"
   docker network rm "$WALLS_PROBE_NET" >/dev/null
   kill "$WALLS_LISTENER_PID" 2>/dev/null
@@ -80,12 +88,7 @@ walls_client_up() {
 }
 
 # Any answer is the console's (its Host check answers 421 to an address it is not published on).
-client_reaches() {
-  local said
-  said=$(in_client_ns "$1" || true)
-  echo "$said"
-  grep -qE '^[0-9]{3} ' <<<"$said"
-}
+client_reaches() { in_client_ns "$1"; }
 walls_healthy() { [ "$(docker inspect -f '{{.State.Health.Status}}' "$(container_of "$PROJECT" walls)")" = healthy ]; }
 walls_all_back() { [ "$(walls_rules)" = 4 ]; }
 # The walls' rules of one lab (by its bridges' prefix) in the engine's raw table.
@@ -103,17 +106,30 @@ walls_routed_client() {
     = "host 0:0 [ALL] [NET_ADMIN NET_RAW] true [no-new-privileges:true]"
   walls_client_up
   console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${PROJECT}_editor\").IPAddress}}" "$CONSOLE")
-  refute "client -> the console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
-  refute "client -> the editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
-  refute "client -> the mock API by its address $(lab_address 2):8081" in_client_ns "http://$(lab_address 2):8081/health"
+  refute_reach "client -> the console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
+  refute_reach "client -> the editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
+  refute_reach "client -> the mock API by its address $(lab_address 2):8081" in_client_ns "http://$(lab_address 2):8081/health"
   check "the console is still published on the engine host's loopback" in_engine_ns node -e "$FETCH" "http://127.0.0.1:5678/healthz"
-  # The wall removed: the walls service stopped takes its rules away, and the client reaches the console.
+  # The walls removed: the walls service stopped takes its rules away, and the client reaches the console.
   docker stop -t 10 "$walls" >/dev/null
   check "the walls service removes its rules when it stops ($(walls_rules) left)" test "$(walls_rules)" = 0
-  check "control: without the walls the client reaches the console by its address" client_reaches "http://$console_ip:8088/api/session"
+  control_reach "control: without the walls the client reaches the console by its address" client_reaches "http://$console_ip:8088/api/session"
+  control_reach "control: without the walls the client reaches the editor gate by its address" client_reaches "http://$console_ip:5678/healthz"
+  # The mock API's own walls are its network's (internal: the engine drops what is routed to it; no
+  # address of the host) and its publishing nothing (Docker before 28 forwards a routed packet only to a
+  # container's published ports). The control: a container on a network with neither wall, its port
+  # published, no walls' rule: the same probe reaches it by its address.
+  docker network create --subnet 172.30.99.0/24 "$WALLS_PROBE_NET" >/dev/null
+  docker run -d --name "$WALLS_UNWALLED" --network "$WALLS_PROBE_NET" --ip 172.30.99.2 -p 127.0.0.1:18081:8081 \
+    "$BASE_IMAGE" node -e 'require("http").createServer((q,s)=>s.end("unwalled")).listen(8081,"0.0.0.0")' >/dev/null
+  ip -n "$WALLS_CLIENT_NETNS" route add 172.30.99.0/24 via 10.250.0.1
+  control_reach "control: the client reaches a container by its address on a network neither internal nor walled, its port published (172.30.99.2:8081)" \
+    client_reaches http://172.30.99.2:8081/health
+  docker rm -f "$WALLS_UNWALLED" >/dev/null
+  docker network rm "$WALLS_PROBE_NET" >/dev/null
   docker start "$walls" >/dev/null
   check "the walls service starts again, healthy" wait_until 30 walls_healthy
-  refute "client -> the console by its address, the walls back" in_client_ns "http://$console_ip:8088/api/session"
+  refute_reach "client -> the console by its address, the walls back" in_client_ns "http://$console_ip:8088/api/session"
   # A rule dropped by someone else is put back within the service's check interval.
   in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -D PREROUTING -d "$(lab_address 128)/26" ! -i soar-ac1e42-e \
     -m comment --comment soar-lab:soar-ac1e42 -j DROP
@@ -136,10 +152,10 @@ walls_lan_mode() {
   fi
   pass "a lab published on the classroom side comes up (LAB_BIND=10.250.0.1)"
   console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${lan_project}_editor\").IPAddress}}" "$(container_of "$lan_project" console)")
-  check "client -> that lab's console on its published address 10.250.0.1:8090" client_reaches http://10.250.0.1:8090/api/session
-  check "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
-  refute "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
-  refute "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
+  control_reach "client -> that lab's console on its published address 10.250.0.1:8090" client_reaches http://10.250.0.1:8090/api/session
+  control_reach "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
+  refute_reach "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
+  refute_reach "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
   check "make down LAB_FORCE_DOWN=1 removes it, and its walls' rules with it" \
     lan_lab_down
 }
@@ -157,4 +173,135 @@ wait_until() {
     [ "$SECONDS" -lt "$until" ] || return 1
     sleep 1
   done
+}
+
+# DNS: the host's resolver (its /etc/resolv.conf's first nameserver) stood in for by a counting resolver
+# on the engine host's loopback interface, at that address, answering NXDOMAIN. A lookup from n8n (internal
+# networks only) must send it nothing; the control is the same lookup from a container on an ordinary
+# network, whose queries the engine forwards there. Engines 25.0.0-25.0.3 forwarded the internal
+# networks' queries too (CVE-2024-29018).
+WALLS_DNS_PID=""
+WALLS_DNS_LOG=""
+WALLS_RESOLVER=""
+WALLS_DNS='const d=require("dgram").createSocket("udp4"),fs=require("fs");d.on("message",(m,r)=>{let i=12,n=[];
+while(i<m.length&&m[i]){n.push(m.slice(i+1,i+1+m[i]).toString());i+=m[i]+1}fs.appendFileSync(process.argv[2],n.join(".")+" "+r.address+"\n");
+const a=Buffer.from(m.slice(0,i+5));a[2]=0x81;a[3]=0x83;a.writeUInt16BE(0,6);a.writeUInt16BE(0,8);a.writeUInt16BE(0,10);d.send(a,r.port,r.address)});
+d.bind(53,process.argv[1])'
+# lookup_in CONTAINER NAME: one lookup through the container's resolver (the engine's embedded DNS).
+lookup_in() {
+  timeout 20 docker exec "$1" node -e 'require("dns").lookup(process.argv[1],(e,a)=>{console.log(e?e.code:a)})' "$2" || true
+}
+dns_queries() { grep -c "^$1 " "$WALLS_DNS_LOG" 2>/dev/null || true; }
+
+walls_dns() {
+  log "the walls: no DNS query of n8n's leaves the lab (a counting resolver at the host's resolver address)"
+  WALLS_RESOLVER=$(awk '$1 == "nameserver" && $2 ~ /^[0-9.]+$/ {print $2; exit}' /etc/resolv.conf)
+  if [ -z "$WALLS_RESOLVER" ]; then
+    fail "the host names an IPv4 resolver in /etc/resolv.conf (the engine's upstream)"
+    return 0
+  fi
+  WALLS_DNS_LOG=$WORK/dns-queries.log
+  : >"$WALLS_DNS_LOG"
+  in_engine_ns ip addr add "$WALLS_RESOLVER/32" dev lo
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$WALLS_DNS" "$WALLS_RESOLVER" "$WALLS_DNS_LOG" &
+  WALLS_DNS_PID=$!
+  sleep 1
+  echo "        n8n's lookup: $(lookup_in "$N8N" n8n.walls-probe.example)"
+  echo "        the outside box's lookup: $(lookup_in "$OUTSIDE_BOX" outside.walls-probe.example)"
+  check "n8n's lookup of an outside name reaches the host's resolver 0 times ($(dns_queries n8n.walls-probe.example))" \
+    test "$(dns_queries n8n.walls-probe.example)" = 0
+  check "control: a container on an ordinary network reaches it ($(dns_queries outside.walls-probe.example) queries)" \
+    test "$(dns_queries outside.walls-probe.example)" -gt 0
+  walls_dns_stop
+}
+walls_dns_stop() {
+  [ -n "$WALLS_DNS_PID" ] && kill "$WALLS_DNS_PID" 2>/dev/null
+  WALLS_DNS_PID=""
+  [ -z "$WALLS_RESOLVER" ] || in_engine_ns ip addr del "$WALLS_RESOLVER/32" dev lo 2>/dev/null || true
+  WALLS_RESOLVER=""
+}
+
+# IPv6: every lab network is made without it (enable_ipv6: false), so n8n holds no IPv6 address but
+# loopback and link-local, and no lab bridge holds a host address on IPv6. The control: n8n joined to a
+# network made with IPv6 holds one there, and that bridge the host's. (This engine, Docker 26.1, cannot
+# be set to give new networks IPv6 by default: default-network-opts takes enable_ipv6 from Docker 27.)
+WALLS_V6_NET=soar-lab-etest-v6-probe
+# global_v6_of CONTAINER: its IPv6 addresses other than loopback and link-local, one a line.
+global_v6_of() {
+  timeout 20 docker exec "$1" node -e 'for(const l of Object.values(require("os").networkInterfaces()))for(const a of l)if(a.family==="IPv6"&&!a.internal&&!a.address.startsWith("fe80"))console.log(a.address)'
+}
+host_v6_on() { in_engine_ns ip -6 -o addr show dev "$1" scope global 2>/dev/null | awk '{print $4}'; }
+
+walls_ipv6() {
+  local net addrs
+  log "the walls: no IPv6 on the lab's networks"
+  for net in lab-internal n8n-backend editor n8n-front; do
+    check "network $net: EnableIPv6 false" test "$(docker network inspect -f '{{.EnableIPv6}}' "${PROJECT}_$net")" = false
+  done
+  addrs=$(global_v6_of "$N8N" | tr '\n' ' ')
+  check "n8n holds no IPv6 address but loopback and link-local (${addrs:-none})" test -z "$addrs"
+  addrs=""
+  for net in i b f e; do addrs+=$(host_v6_on "soar-ac1e42-$net"); done
+  check "no bridge of the lab holds a host address on IPv6 (${addrs:-none})" test -z "$addrs"
+  docker network create --internal --ipv6 --subnet fd5a:11ab:6::/64 --subnet 172.30.98.0/24 \
+    -o com.docker.network.bridge.name=soar-etest-v6 "$WALLS_V6_NET" >/dev/null
+  docker network connect "$WALLS_V6_NET" "$N8N"
+  addrs=$(global_v6_of "$N8N" | tr '\n' ' ')
+  check "control: n8n on a network made with IPv6 holds an address there (${addrs:-none})" test -n "$addrs"
+  addrs=$(host_v6_on soar-etest-v6)
+  check "control: that internal network's bridge holds the host's address on IPv6 (${addrs:-none})" test -n "$addrs"
+  docker network disconnect "$WALLS_V6_NET" "$N8N"
+  docker network rm "$WALLS_V6_NET" >/dev/null
+}
+
+# A reboot-like stop: every container of the lab killed (SIGKILL: no clean-up runs, as at a power cut)
+# and the walls' rules gone (a reboot empties the firewall). Docker starts a lab's containers again in
+# any order: the console first here, which must serve nothing (no status line on its published port)
+# until the walls are back; then the walls, and the console serves. The control: the rules come back and
+# the same probe gets the console's answer.
+console_silent() { # no status line from the console's published port, for 5 s
+  local said
+  for _ in 1 2 3 4 5; do
+    said=$(in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" 2>&1 || true)
+    echo "$said"
+    grep -q 'answered' <<<"$said" && return 1
+    sleep 1
+  done
+  return 0
+}
+console_answers() { in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep 'answered "HTTP/1.1 '; }
+console_waiting() { docker logs "$CONSOLE" 2>&1 | grep -q "waiting for the lab's walls"; }
+walls_drop_rules() { # as a reboot would: every rule of the lab's walls, gone
+  local rule
+  in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep 'soar-lab:soar-ac1e42' | sed 's/^-A /-D /' |
+    while read -r rule; do
+      # shellcheck disable=SC2086 # the rule's own words
+      in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw $rule
+    done
+}
+lab_healthy() {
+  local c
+  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"); do
+    [ "$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$c")" = healthy ] || return 1
+  done
+}
+
+walls_reboot() {
+  local walls c
+  log "the walls after a reboot-like stop: the console serves nothing until the rules are back"
+  walls=$(container_of "$PROJECT" walls)
+  # shellcheck disable=SC2046 # container ids
+  docker kill $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT") >/dev/null
+  walls_drop_rules
+  check "every container of the lab killed, the walls' rules gone ($(walls_rules) left)" test "$(walls_rules)" = 0
+  docker start "$CONSOLE" >/dev/null
+  check "the console, started first, waits for the walls (its log)" wait_until 20 console_waiting
+  check "... and serves nothing on its published port meanwhile (no status line for 5 s)" console_silent
+  docker start "$walls" >/dev/null
+  check "the walls, started after it, put their four rules back" wait_until 30 walls_all_back
+  check "control: then the console answers on its published port" wait_until 30 console_answers
+  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT" --filter status=exited); do
+    docker start "$c" >/dev/null
+  done
+  check "the whole lab healthy again" wait_until 180 lab_healthy
 }

@@ -170,6 +170,9 @@ lab_trainee() {
 editor_list() { lab_trainee --list; }
 starter_published() { lab_trainee --unpublish && lab_trainee --publish 'Starter: up to Validate'; }
 
+# shellcheck source=../lib/reach.sh
+. test/lib/reach.sh
+
 exercise_isolation() {
   log "hardening in effect inside every container (every process, read from /proc)"
   local spec api n8n console api_ip outside_ip
@@ -195,20 +198,25 @@ exercise_isolation() {
   api_ip=$(docker inspect -f '{{(index .NetworkSettings.Networks "soar-lab_lab-internal").IPAddress}}' "$api")
   check "the mock API has the lab network's .2 ($api_ip)" test "$api_ip" = 172.30.66.2
   check "n8n -> mock API by service name (http://mock-api:8081/health)" fetch_in "$n8n" http://mock-api:8081/health
-  refute "n8n -> the console (refused: CONSOLE_REFUSED_CLIENTS)" fetch_in "$n8n" http://console:8088/api/session
-  refute "n8n -> the console's editor gate (refused likewise)" fetch_in "$n8n" http://console:5678/healthz
+  # n8n reaches the console's ports, and is answered nothing: the console closes every connection from
+  # n8n-front (CONSOLE_REFUSED_CLIENTS) as it accepts it. The control: the console's own probe answered.
+  control_reach "control: the console answers console:8088 from inside itself" reach_in "$console" http://console:8088/api/session
+  check "n8n -> the console (console:8088): connected, closed without a status line (CONSOLE_REFUSED_CLIENTS)" \
+    closed_unanswered "$n8n" http://console:8088/api/session
+  check "n8n -> the console's editor gate (console:5678): likewise" closed_unanswered "$n8n" http://console:5678/healthz
   check "control: the console reaches n8n through its own gate" fetch_in "$console" http://127.0.0.1:5678/healthz
-  refute "a container on another network -> mock API by address" fetch_in "$OUTSIDE_BOX" "http://$api_ip:8081/health"
-  refute "the console -> mock API by service name" fetch_in "$console" http://mock-api:8081/health
-  refute "the console -> mock API by address $api_ip" fetch_in "$console" "http://$api_ip:8081/health"
+  control_reach "control: n8n reaches the mock API by its address $api_ip" reach_in "$n8n" "http://$api_ip:8081/health"
+  refute_reach "a container on another network -> mock API by address" reach_in "$OUTSIDE_BOX" "http://$api_ip:8081/health"
+  refute_reach "the console -> mock API by service name" reach_in "$console" http://mock-api:8081/health
+  refute_reach "the console -> mock API by address $api_ip" reach_in "$console" "http://$api_ip:8081/health"
   check "the console shows the mock API's state through the socket, on 127.0.0.1:8088" \
     in_ns node -e "$FETCH" http://127.0.0.1:8088/api/state
   if [ -n "$ENGINE_NETNS" ]; then
-    refute "the engine host -> mock API by address (refused: ALLOWED_CLIENTS)" in_ns node -e "$FETCH" "http://$api_ip:8081/health"
+    refute_reach "the engine host -> mock API by address (no address of the host on its network)" in_ns node -e "$REACH" "http://$api_ip:8081/health"
   fi
-  check "control: the outside server answers inside its own network" fetch_in "$OUTSIDE_BOX" "http://$outside_ip:8080/"
-  refute "mock API -> outside server (no egress)" fetch_in "$api" "http://$outside_ip:8080/"
-  refute "n8n -> outside server (no egress)" fetch_in "$n8n" "http://$outside_ip:8080/"
+  control_reach "control: the outside server answers inside its own network" reach_in "$OUTSIDE_BOX" "http://$outside_ip:8080/"
+  refute_reach "mock API -> outside server (no egress)" reach_in "$api" "http://$outside_ip:8080/"
+  refute_reach "n8n -> outside server (no egress)" reach_in "$n8n" "http://$outside_ip:8080/"
   docker rm -f "$OUTSIDE_BOX" >/dev/null
   docker network rm "$OUTSIDE_NET" >/dev/null
   IDLE_MIB=$(lab_memory soar-lab)
