@@ -127,7 +127,7 @@ export const LAB_SETTINGS: readonly LabSetting[] = [
  * MINOR, what runs in a lab (the lab's image, a pinned image): `make up` recreates the changed containers
  * of an older lab in place, its volumes kept; PATCH, nothing a lab runs (host commands, docs).
  */
-export const LAB_VERSION = '1.1.0';
+export const LAB_VERSION = '1.2.0';
 
 /** The lab's own image: the mock API, the console, the tools and the class board run it. */
 export const LAB_IMAGE = `soar-lab/mock-api:${LAB_VERSION}`;

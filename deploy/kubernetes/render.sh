@@ -46,10 +46,10 @@ check_lab_mode "$K8S_MODE"
 # The lab's image: published nowhere but where the trainer puts it (docs/kubernetes.md, "The lab's image").
 K8S_IMAGE=${K8S_IMAGE:-}
 [ -n "$K8S_IMAGE" ] ||
-  die "K8S_IMAGE is needed: where the cluster pulls the lab's image, with a tag or a digest (e.g. registry.example/soar-lab/mock-api:1.1.0; docs/kubernetes.md, \"The lab's image\")"
+  die "K8S_IMAGE is needed: where the cluster pulls the lab's image, with a tag or a digest (e.g. registry.example/soar-lab/mock-api:1.2.0; docs/kubernetes.md, \"The lab's image\")"
 image_re='^([a-z0-9][a-z0-9._-]*(:[0-9]+)?(/[a-z0-9][a-z0-9._-]*)*)(:([A-Za-z0-9_][A-Za-z0-9._-]{0,127}))?(@(sha256:[0-9a-f]{64}))?$'
 if ! [[ $K8S_IMAGE =~ $image_re ]] || [ -z "${BASH_REMATCH[5]}${BASH_REMATCH[7]}" ]; then
-  die "K8S_IMAGE=$K8S_IMAGE is not an image with a tag or a digest (e.g. registry.example/soar-lab/mock-api:1.1.0 or ...@sha256:<64 hex>)"
+  die "K8S_IMAGE=$K8S_IMAGE is not an image with a tag or a digest (e.g. registry.example/soar-lab/mock-api:1.2.0 or ...@sha256:<64 hex>)"
 fi
 K8S_IMAGE_NAME=${BASH_REMATCH[1]} K8S_IMAGE_TAG=${BASH_REMATCH[5]} K8S_IMAGE_DIGEST=${BASH_REMATCH[7]}
 K8S_PULL_SECRET=${K8S_PULL_SECRET:-}

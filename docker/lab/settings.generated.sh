@@ -36,9 +36,9 @@ check_lab_cpus() {
 }
 
 # This checkout's version (docker/lab/update.sh compares a lab's with it; CHANGELOG.md says what each changed).
-LAB_VERSION=1.1.0
+LAB_VERSION=1.2.0
 # The lab's own image (the mock API, the console, the tools, the class board).
-LAB_IMAGE=soar-lab/mock-api:1.1.0
+LAB_IMAGE=soar-lab/mock-api:1.2.0
 
 # A lab's name (LAB=, a class's roster), and the rule in words for the line that refuses one (./names.ts).
 LAB_NAME_PATTERN='^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$'

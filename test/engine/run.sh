@@ -81,7 +81,7 @@ API=$(container_of "$PROJECT" mock-api)
 N8N=$(container_of "$PROJECT" n8n)
 CONSOLE=$(container_of "$PROJECT" console)
 PG=$(container_of "$PROJECT" postgres)
-IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.1.0)
+IMAGE_SIZE=$(docker image inspect -f '{{.Size}}' soar-lab/mock-api:1.2.0)
 INTERNAL_NET=${PROJECT}_lab-internal
 API_IP=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$INTERNAL_NET\").IPAddress}}" "$API")
 

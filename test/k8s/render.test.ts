@@ -176,7 +176,7 @@ describe('make k8s-render', () => {
   it("takes the lab mode, the image and the pod network on make's command line, as docs/kubernetes.md gives them", () => {
     const run = render('alice\n', { K8S_IMAGE: '' }, undefined, [
       'LAB_MODE=demo',
-      'K8S_IMAGE=registry.example/soar-lab/mock-api:1.1.0',
+      'K8S_IMAGE=registry.example/soar-lab/mock-api:1.2.0',
       'K8S_POD_CIDR=10.244.0.0/16',
     ]);
     expect(run.code, run.stderr).toBe(0);
@@ -187,7 +187,7 @@ describe('make k8s-render', () => {
     });
     const pod = find(objects, 'soar-lab-alice', 'Deployment', 'mock-api')?.spec.template.spec;
     const images = [...pod.initContainers, ...pod.containers].map((c: K8sObject) => c.image);
-    expect(new Set(images)).toEqual(new Set(['registry.example/soar-lab/mock-api:1.1.0']));
+    expect(new Set(images)).toEqual(new Set(['registry.example/soar-lab/mock-api:1.2.0']));
     expect(pod.imagePullSecrets).toBeUndefined();
   });
 

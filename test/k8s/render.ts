@@ -16,7 +16,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STAND_IN_BIN = join(ROOT, 'test/k8s/bin');
 /** A kind cluster's answers (API server 172.18.0.2:6443 behind 10.96.0.1:443, DNS 10.96.0.10). */
 export const ANSWERS = join(ROOT, 'test/k8s/answers/new-cluster');
-export const IMAGE = 'registry.example/soar-lab/mock-api:1.1.0';
+export const IMAGE = 'registry.example/soar-lab/mock-api:1.2.0';
 
 /** The folders the renders of a test file made, removed after it. */
 const made: string[] = [];

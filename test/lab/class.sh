@@ -308,7 +308,7 @@ class_bundle() {
 class_offline() {
   log "offline: the images removed, make up LAB_BUNDLE=..."
   local image
-  for image in soar-lab/mock-api:1.1.0 soar-lab/walls:1.1.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
+  for image in soar-lab/mock-api:1.2.0 soar-lab/walls:1.2.0 n8nio/n8n:2.41.1 postgres:16.4-alpine; do
     docker rmi -f "$image" >/dev/null 2>&1 || true
   done
   check "control: the lab's images are gone from the engine" test -z "$(docker images -q n8nio/n8n:2.41.1)"

@@ -17,7 +17,7 @@ k8s_run() {
     -v "$ROOT/docker/workflows:/lab/workflows:ro" \
     -e N8N_URL=http://n8n:5678 -e N8N_API_KEY_FILE=/lab/n8n-key/n8n-api-key -e LAB_MODE=exercise \
     -e N8N_OWNER_EMAIL="$K8S_EMAIL" -e N8N_OWNER_PASSWORD="$1" \
-    soar-lab/mock-api:1.1.0 node dist/app/n8n/cli.js "$2" >"$WORK/k8s-setup.log" 2>&1
+    soar-lab/mock-api:1.2.0 node dist/app/n8n/cli.js "$2" >"$WORK/k8s-setup.log" 2>&1
 }
 k8s_said() { grep -qx "$1" "$WORK/k8s-setup.log"; }
 k8s_key() { cat "$K8S_KEY_DIR/n8n-api-key" 2>/dev/null; }

@@ -5,7 +5,7 @@
 #
 #   postgres:16.4-alpine   Debian's postgresql-15 + the official image's entry logic (postgres/)
 #   n8nio/n8n:2.41.1       Node 24 + the pinned n8n from the `make e2e` cache, laid out as n8nio/n8n (n8n/)
-#   soar-lab/walls:1.1.0   Debian's iptables: the Dockerfile's walls stage, whose base cannot be pulled (walls/)
+#   soar-lab/walls:1.2.0   Debian's iptables: the Dockerfile's walls stage, whose base cannot be pulled (walls/)
 #
 # so that compose.yaml runs unchanged. Differences from the official images: docs/platform-images.md.
 #
