@@ -272,11 +272,12 @@ console_silent() { # no status line from the console's published port, for 5 s
 console_answers() { in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep 'answered "HTTP/1.1 '; }
 console_waiting() { docker logs "$CONSOLE" 2>&1 | grep -q "waiting for the lab's walls"; }
 walls_drop_rules() { # as a reboot would: every rule of the lab's walls, gone
-  local rule
+  local rule words
   in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep 'soar-lab:soar-ac1e42' | sed 's/^-A /-D /' |
     while read -r rule; do
-      # shellcheck disable=SC2086 # the rule's own words
-      in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw $rule
+      # The rule's own words, its comment quoted as iptables -S prints it: split as a shell would.
+      eval "words=($rule)"
+      in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw "${words[@]}"
     done
 }
 lab_healthy() {
