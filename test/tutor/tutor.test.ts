@@ -169,12 +169,17 @@ describe('the tutor', () => {
     expect(overlapping).toEqual({ '1': true, '2': true, '3': false, '4': true, '5': true });
   });
 
-  it('judges a run beside one still going once that one\'s busy times are known, as n8n\'s node times show', async () => {
+  it("judges a run beside one still going once that one's busy times are known, as n8n's node times show", async () => {
     // Two alerts at once: run 2 began (n8n's startedAt) before run 1's last node ended, but its nodes ran
     // after (busy 1.3-1.6 s after run 1's 0-1 s). Judged on run 2's window alone, run 1 would be said to
     // overlap; it waits until run 2's times are known.
     const base = Date.now() - 1500;
-    const near = (d: ReturnType<typeof run>, start: number, stop: number | null, busy: [number, number][]) => {
+    const near = (
+      d: ReturnType<typeof run>,
+      start: number,
+      stop: number | null,
+      busy: [number, number][],
+    ) => {
       d.head.startedAt = new Date(base + start).toISOString();
       d.head.stoppedAt = stop === null ? null : new Date(base + stop).toISOString();
       d.view.busy = busy.map(([a, b]): [number, number] => [base + a, base + b]);
