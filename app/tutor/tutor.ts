@@ -281,7 +281,7 @@ export class RunTutor extends ListenedPoll<TutorView> {
         (known?.busy !== undefined && known.status === h.status && h.status !== 'running'
           ? known.busy
           : [windowOf(h.startedAt, h.status, h.stoppedAt)]);
-      others.set(key, { spans, going: read === undefined && !explainable(h.status) });
+      others.set(key, { spans, going: read === undefined && (h.status === 'running' || h.status === 'new') });
     }
     others.delete(runKey(detail.head.id, detail.head.startedAt));
     let unknown = false;
