@@ -64,12 +64,14 @@ export function n8nRunSource(options: N8nRunOptions): RunSource {
   const editor = options.editorUrl.replace(/\/+$/, '');
   const workflowOfPath = new Map<string, string | undefined>();
 
-  /** The published workflow whose Webhook node listens on the path, as n8n says now; undefined: none. */
+  /** The published workflow whose Webhook node listens on the path, as n8n says now; undefined: none. A
+   * path written with a leading or trailing slash is the same path to n8n. */
   async function holderOf(path: string): Promise<string | undefined> {
+    const bare = (p: unknown) => (typeof p === 'string' ? p.replace(/^\/+|\/+$/g, '') : p);
     const workflows = await api.listWorkflows({ active: true });
     return workflows.find((w) =>
       (w.activeVersion?.nodes ?? w.nodes).some(
-        (n) => n.type === 'n8n-nodes-base.webhook' && n.parameters?.path === path,
+        (n) => n.type === 'n8n-nodes-base.webhook' && bare(n.parameters?.path) === bare(path),
       ),
     )?.id;
   }
