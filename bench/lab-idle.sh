@@ -134,7 +134,8 @@ if [ "$CLASS_N" -gt 0 ]; then
   for ((i = 1; i <= CLASS_N; i++)); do echo "t$i"; done >"$WORK/roster.txt"
   t=$(now_ms)
   make_lab class-up ROSTER="$WORK/roster.txt" >"$WORK/class.log" 2>&1 || { tail -n 30 "$WORK/class.log"; exit 1; }
-  class="make class-up of $CLASS_N labs, images present: $(seconds_since "$t") s"
+  CLASS_SECONDS=$(seconds_since "$t")
+  class="make class-up of $CLASS_N labs, images present: $CLASS_SECONDS s"
   LAB_FORCE_DOWN=1 make_lab class-down ROSTER="$WORK/roster.txt" >/dev/null 2>&1 || true
 fi
 
@@ -157,3 +158,20 @@ idle_total=$(awk '$1 == "--" { print t; t = 0; next } { t += $2 }' "$WORK/idle" 
 printf '%-12s %12s %12s %14s\n' 'lab total' "$idle_total" '' "$(peak_total "$WORK/busy")"
 echo "processes of n8n, idle (resident kB, command):"
 sed 's/^/  /' "$WORK/processes"
+
+# Each figure beside the one measured before the speed work and its goal: the 2-core host's (Docker 26.1,
+# the pinned n8n; make check STAGE=<stage> ARGS=--only on the guide's workflow, make up with the images
+# present, make class-up of 16 beside other work, the lab's idle total of docs/appliance.md), so a run on
+# another machine reads as that machine's, not as a regression.
+echo
+echo "against the figures before (a 2-core host, Docker 26.1) and the goals; this run's machine above:"
+printf '  %-38s %9s %7s %6s\n' figure 'this run' before goal
+figure() { printf '  %-38s %9s %7s %6s\n' "$1" "$2" "$3" "$4"; }
+figure 'make up to ready, s' "$UP_SECONDS" 36 20
+for pair in webhook:4.1 validate:8.9 enrich:4.4 case-lookup:3.1 decide:4.7; do
+  stage=${pair%%:*}
+  figure "check $stage alone (passing), s" "$(awk -v s="$stage" '$1 == s { v = $2 } END { print (v == "" ? "-" : v) }' "$WORK/stages")" \
+    "${pair#*:}" 3
+done
+[ "$CLASS_N" != 16 ] || figure 'make class-up of 16, s' "${CLASS_SECONDS:--}" 375 120
+figure 'idle lab memory, MiB' "$idle_total" 542 461
