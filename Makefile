@@ -18,7 +18,7 @@ N ?= 16
 quoted = '$(subst ','\'',$(value $(1)))'
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(error $(v) holds a '$$': a value given to make is data, and make would expand it; give it without '$$'))))
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check e2e-guide e2e-all bench-lab bench-tutor bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore status stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check e2e-guide e2e-all bench-lab bench-tutor bench-stages bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore status stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 .PHONY: check-lab check-n8n check-reference check-workflow acceptance-lab acceptance-n8n acceptance-reference check-unknown acceptance-unknown
 
 # `make help`: each target's `## ` comment, under the `##@ ` heading above it (headings in the order they
@@ -209,6 +209,9 @@ bench-lab: build ## one lab's memory and processor per service, idle and under a
 
 bench-tutor: build ## the tutor's figures on a lab of its own, in Chromium: 20 runs one every 2 s, a page open and none, 15 s idle (prints its method)
 	LAB_TEST_PARTS=tutor LAB_TUTOR_RUNS=20 LAB_TUTOR_EVERY_MS=2000 LAB_TUTOR_IDLE_SECONDS=15 bash test/lab/run.sh
+
+bench-stages: build ## each stage checked alone (ARGS=--only), passing and failing, on the pinned n8n: seconds per stage (REPEAT=3; prints its method)
+	bash bench/stage-check.sh
 
 bench-neighbour: build ## one lab's check beside another lab's runaway workflow, with and without the processor limits (prints its method)
 	bash bench/neighbour.sh

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExpectationResult, Stopped } from '../check-report/report.js';
-import type { RunLookup, RunSource } from '../driver/run-watch.js';
+import { hasEnded, type RunLookup, type RunSource } from '../driver/run-watch.js';
 import {
   type DriverEvidence,
   type DriverOptions,
@@ -260,6 +260,9 @@ async function lookUpRun(
   stimulus: SentStimulus | undefined,
 ): Promise<RunLookup | undefined> {
   if (ctx.runs === undefined || stimulus === undefined) return undefined;
+  // Found already ended while the driver waited: its data then was its last, and is not asked for again.
+  if (stimulus.found !== null && hasEnded(stimulus.found.status))
+    return { kind: 'found', run: stimulus.found };
   const exclude = sent.flatMap((s) => (s !== stimulus && s.runId !== null ? [s.runId] : []));
   const lookup = await ctx.runs.find({ eventId, path: stimulus.path, sentAt: stimulus.sentAt, exclude });
   // n8n gave no answer now (busy), but found the run while the driver waited: that run, as last seen.

@@ -313,7 +313,11 @@ class ScenarioRun {
     const began = performance.now();
     try {
       const headers = { [STIMULUS_HEADER]: this.scenario.facts.eventId };
-      answer = { status: await postTrigger(url, payload, timing, options.note, headers), error: null };
+      const { runs } = options;
+      const listens =
+        runs?.listens === undefined ? undefined : async () => (await runs.listens?.(path)) ?? null;
+      const status = await postTrigger(url, payload, timing, options.note, headers, listens);
+      answer = { status, error: null };
     } catch (error) {
       answer = { status: null, error: error instanceof Error ? error.message : String(error) };
     }
