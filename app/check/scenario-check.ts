@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExpectationResult, Stopped } from '../check-report/report.js';
-import type { RunLookup, RunSource } from '../driver/run-watch.js';
 import {
   type DriverEvidence,
   type DriverOptions,
@@ -18,6 +17,7 @@ import type { Timing } from '../driver/timing.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
 import type { StateReading } from '../mock-api-client/readings.js';
 import { missingFields } from '../n8n/executions.js';
+import type { RunLookup, RunSource } from '../runs/run.js';
 import { STAGE_NAMES } from '../stages/stages.js';
 import { SetupError } from '../targets/session.js';
 import type { Target } from '../targets/targets.js';

@@ -12,8 +12,8 @@ import { resumeUrlIn } from '../judging/approval-request.js';
 import type { Facts } from '../judging/questions.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
 import { HealthReadingSchema, type StateReading } from '../mock-api-client/readings.js';
+import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from '../runs/run.js';
 import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './moves.js';
-import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from './run-watch.js';
 import type { Timing } from './timing.js';
 import { webhookUrl } from './webhook-path.js';
 

@@ -16,7 +16,7 @@ import {
 } from '../../app/check/run-pointer.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
 import { historyLineOf } from '../../app/check-report/history.js';
-import type { RunLookup, RunNode, RunSource, RunView } from '../../app/driver/run-watch.js';
+import type { RunLookup, RunNode, RunSource, RunView } from '../../app/runs/run.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
 
