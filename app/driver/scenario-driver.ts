@@ -2,7 +2,7 @@
  * The one driver of the acceptance matrix and the stage checker. Per scenario it resets the mock API, reads
  * its health, sets the scenario's case mode, posts the alert, answers approval requests as the scenario's
  * approver, sends the follow-up once the first run finished, and waits for a quiet journal; it returns what
- * it saw. Each tool judges that evidence its own way (app/acceptance/verdict.ts, app/check/expectations/),
+ * it saw. Each tool judges that evidence its own way (app/acceptance/verdict.ts, app/judges/expectations/),
  * and says in DriverOptions where its driving differs: how long a 404 trigger is retried and what a
  * trigger's answer means, whose approval requests are answered and with what body, whether an unfinished
  * first run ends the scenario.

@@ -1,6 +1,7 @@
 /**
  * The rooms of app/ and which may import which, written once: a room imports only the rooms below it here,
  * so the stage checker and the acceptance matrix are siblings over the driver and the judging they share,
+ * the checker and the tutor siblings over the judges of the stages they share,
  * the console imports no tool and builds no mock API (it imports the mock API's schemas and fixed directory,
  * api/schemas, and serves a generated copy of its OpenAPI document), the mock API imports no tool, and
  * app/n8n is the only client of n8n's API. No import cycle, between files or between rooms. Also: no source
@@ -30,16 +31,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   /**
    * The tutor: each run a trainee makes, read from n8n's execution data and the mock API's journal, judged
-   * by the checker's own expectations, explained as it ends; its file for the class tools.
+   * by the judges the checker uses, explained as it ends; its file for the class tools.
    */
-  tutor: ['check', 'check-report', 'runs', 'judging', 'mock-api-client', 'stages', 'workflow', 'tool-kit'],
+  tutor: ['judges', 'check-report', 'runs', 'judging', 'mock-api-client', 'stages', 'workflow', 'tool-kit'],
   /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
   acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
-  /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
+  /**
+   * The stage checker: the stages it checks run through the driver on a target, judged by the judges below,
+   * the report and the history written; the broken variants of the workflow.
+   */
   check: [
     'tool-kit',
     'driver',
-    'judging',
+    'judges',
     'check-report',
     'mock-api-client',
     'n8n',
@@ -48,6 +52,12 @@ const ALLOWED: Record<string, readonly string[]> = {
     'stages',
     'runs',
   ],
+  /**
+   * The judges of the stages, which the checker and the tutor share: the scenarios (a stimulus and the
+   * expectations that judge what it left), one file of expectations per stage, the evidence they read, the
+   * mapping of the alert's fields, and the run pointer that names the node to blame.
+   */
+  judges: ['driver', 'judging', 'check-report', 'mock-api-client', 'n8n', 'workflow', 'stages', 'runs'],
   /** The trainer's class tools: the class report and the live class board. */
   classroom: ['service-kit', 'runs', 'check-report', 'lab-settings', 'stages'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
@@ -275,19 +285,29 @@ describe('the rooms of app/', () => {
       ['app/console/x.ts: console imports api'],
     ],
     [
+      'the tutor importing the checker',
+      { 'app/tutor/x.ts': "import { a } from '../check/run-check.js';" },
+      ['app/tutor/x.ts: tutor imports check'],
+    ],
+    [
+      'the judges importing the tutor',
+      { 'app/judges/x.ts': "import { a } from '../tutor/explain.js';" },
+      ['app/judges/x.ts: judges imports tutor', 'rooms import each other in a cycle: judges, tutor'],
+    ],
+    [
       'the checker importing the matrix',
       { 'app/check/x.ts': "import { a } from '../acceptance/runner.js';" },
       ['app/check/x.ts: check imports acceptance'],
     ],
     [
       'the matrix importing the checker',
-      { 'app/acceptance/x.ts': "import type { a } from '../check/scenarios.js';" },
+      { 'app/acceptance/x.ts': "import type { a } from '../check/run-check.js';" },
       ['app/acceptance/x.ts: acceptance imports check'],
     ],
     [
       'the n8n client importing the checker',
       { 'app/n8n/x.ts': "export { a } from '../check/kit.js';" },
-      ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, n8n'],
+      ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, judges, n8n'],
     ],
     [
       'the driver importing a target',
