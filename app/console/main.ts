@@ -4,12 +4,12 @@ import { randomBytes } from 'node:crypto';
 import type { LookupFunction, Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createApp, defaultDeps } from '../api/app.js';
-import { RUNS_FILE } from '../check-report/runs.js';
+import { findIdentity } from '../api/schemas/identities.js';
 import { mockApiClient } from '../mock-api-client/client.js';
 import { n8nRunFeed } from '../n8n/run-feed.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { guardN8nConnections, type OutsideSubnetError, withRefusalShown } from '../n8n/subnet-guard.js';
+import { RUNS_FILE } from '../runs/file.js';
 import { withKeyFile } from '../tool-kit/key-file.js';
 import { RunTutor } from '../tutor/tutor.js';
 import { createConsoleApp } from './app.js';
@@ -175,15 +175,12 @@ void (async () => {
 })();
 
 /**
- * The identity system's fixed directory, read from an in-process mock API (the same code as the lab's):
- * the tutor never asks the lab's mock API, whose journal it judges runs by.
+ * The identity system's fixed directory, read from its declaration (the same as the lab's mock API answers
+ * with): the tutor never asks the lab's mock API, whose journal it judges runs by.
  */
 function directoryIdentity(): (user: string) => Promise<Record<string, unknown> | null> {
-  const directory = createApp(defaultDeps());
   return async (user) => {
-    const answer = await directory.request(`/identity/${encodeURIComponent(user)}`);
-    if (answer.status !== 200) return null;
-    const body: unknown = await answer.json();
-    return typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body)) : null;
+    const identity = findIdentity(user);
+    return identity === undefined ? null : { ...identity };
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The runs n8n made for the checker's stimuli, through its public API (`X-N8N-API-KEY`): the execution a
  * stimulus caused is the one of the workflow that listens on the stimulus's webhook path, started after the
- * stimulus was sent, whose data carries the stimulus's event_id. Read as a RunView (app/driver/run-watch.ts):
+ * stimulus was sent, whose data carries the stimulus's event_id. Read as a RunView (app/runs/run.ts):
  * status, the nodes that ran in order with their errors and output, and the editor's address of the run.
  */
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import {
   type RunQuery,
   type RunSource,
   type RunView,
-} from '../driver/run-watch.js';
+} from '../runs/run.js';
 import { N8nError, PublicApi, WorkflowNodeSchema } from './client.js';
 
 /** A short limit per call: a paused or overloaded n8n must not hold the check up for long per poll. */

@@ -10,6 +10,8 @@
  * user's identity asked once; what goes wrong on the way is said once, as the tutor's own state, never as
  * a verdict.
  */
+import type { ApiCaller } from '../mock-api-client/client.js';
+import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
 import {
   type BusySpan,
   hasEnded,
@@ -17,9 +19,7 @@ import {
   type RunFeed,
   type RunHead,
   RunTooLargeError,
-} from '../driver/run-watch.js';
-import type { ApiCaller } from '../mock-api-client/client.js';
-import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
+} from '../runs/run.js';
 import { ListenedPoll } from '../tool-kit/listened-poll.js';
 import { type ExplainInput, explainRun, fromChecker } from './explain.js';
 import type { Explanation } from './explanation.js';
@@ -58,7 +58,7 @@ function windowOf(startedAt: string, status: string, stoppedAt: string | null): 
   const stop = hasEnded(status) && stoppedAt ? Date.parse(stoppedAt) : Number.POSITIVE_INFINITY;
   return [Date.parse(startedAt), Number.isNaN(stop) ? Number.POSITIVE_INFINITY : stop];
 }
-/** A run's busy times: its nodes' (run-watch), or its whole window where n8n gave none. */
+/** A run's busy times: its nodes' (app/runs/run.ts), or its whole window where n8n gave none. */
 const spansOf = (d: RunDetail): readonly BusySpan[] =>
   d.view.busy ?? [windowOf(d.head.startedAt, d.head.status, d.head.stoppedAt)];
 /**

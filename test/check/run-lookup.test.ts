@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../app/check/run-check.js';
-import { hasEnded, type RunLookup, type RunSource } from '../../app/driver/run-watch.js';
+import { hasEnded, type RunLookup, type RunSource } from '../../app/runs/run.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import { checkReference } from './check-helpers.js';
 
