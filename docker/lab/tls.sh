@@ -50,6 +50,39 @@ tls_address_cert() {
   chmod 600 "$dir/$address.key"
 }
 
+# The folder of the class CA and the addresses' certificates: with the host's lab settings.
+tls_dir() { echo "$LAB_DIR/labs/tls"; }
+
+# tls_lab_env: on a classroom address (LAB_SCHEME=https), CONSOLE_TLS_CERT and CONSOLE_TLS_KEY exported
+# for compose.yaml: the trainer's own (LAB_TLS_CERT, LAB_TLS_KEY: files, kept in the folder as the
+# address's, used from then on) or the address's, made by the class CA. Otherwise both empty.
+tls_lab_env() {
+  local dir
+  CONSOLE_TLS_CERT="" CONSOLE_TLS_KEY=""
+  if [ "${LAB_SCHEME:-http}" = https ]; then
+    dir=$(tls_dir)
+    tls_class_ca "$dir"
+    if [ -n "${LAB_TLS_CERT:-}" ] || [ -n "${LAB_TLS_KEY:-}" ]; then
+      if ! [ -r "${LAB_TLS_CERT:-}" ] || ! [ -r "${LAB_TLS_KEY:-}" ]; then
+        die "LAB_TLS_CERT and LAB_TLS_KEY go together: the trainer's certificate (PEM, its chain after it) and its key, readable files"
+      fi
+      (umask 077 && cp "$LAB_TLS_CERT" "$dir/$LAB_BIND.pem" && cp "$LAB_TLS_KEY" "$dir/$LAB_BIND.key")
+      : >"$dir/$LAB_BIND.own"
+    fi
+    [ -f "$dir/$LAB_BIND.own" ] || tls_address_cert "$dir" "$LAB_BIND"
+    CONSOLE_TLS_CERT=$(cat "$dir/$LAB_BIND.pem") CONSOLE_TLS_KEY=$(cat "$dir/$LAB_BIND.key")
+  fi
+  export CONSOLE_TLS_CERT CONSOLE_TLS_KEY
+}
+
+# tls_roster_lines: what a trainee needs to trust the class CA (the roster's and the board's head).
+tls_roster_lines() {
+  local dir
+  dir=$(tls_dir)
+  [ -s "$dir/class-ca.pem" ] || return 0
+  echo "# Class CA (trust it once per browser: docs/trainee-guide.md): $dir/class-ca.pem, SHA-256 $(tls_fingerprint "$dir/class-ca.pem")"
+}
+
 # tls_fingerprint FILE: the certificate's SHA-256 fingerprint, as browsers show it (AA:BB:...).
 tls_fingerprint() { openssl x509 -in "$1" -noout -fingerprint -sha256 | sed 's/^.*=//'; }
 
