@@ -136,13 +136,20 @@ walls_lan_mode() {
   fi
   pass "a lab published on the classroom side comes up (LAB_BIND=10.250.0.1)"
   console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${lan_project}_editor\").IPAddress}}" "$(container_of "$lan_project" console)")
-  check "client -> that lab's console on its published address 10.250.0.1:8090" client_reaches http://10.250.0.1:8090/api/session
-  check "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
+  # On the classroom side both ports speak TLS only, with the class CA's certificate (docker/lab/tls.sh):
+  # the client trusts that CA alone; plain HTTP gets no answer (its control: the same request over https).
+  check "client -> that lab's console on its published address https://10.250.0.1:8090" with_class_ca client_reaches https://10.250.0.1:8090/api/session
+  check "client -> its editor gate on its published address https://10.250.0.1:5690" with_class_ca client_reaches https://10.250.0.1:5690/healthz
+  refute "client -> that lab's console in plain HTTP (no status line)" client_reaches http://10.250.0.1:8090/api/session
+  refute "client -> its editor gate in plain HTTP (no status line)" client_reaches http://10.250.0.1:5690/healthz
   refute "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
   refute "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
   check "make down LAB_FORCE_DOWN=1 removes it, and its walls' rules with it" \
     lan_lab_down
 }
+
+# with_class_ca COMMAND...: COMMAND (a function too) with Node trusting the class CA besides its own.
+with_class_ca() { NODE_EXTRA_CA_CERTS=$ROOT/labs/tls/class-ca.pem "$@"; }
 
 lan_lab_down() {
   LAB=$WALLS_LAN_LAB LAB_FORCE_DOWN=1 timeout 120 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh down >/dev/null 2>&1 &&
