@@ -17,7 +17,7 @@
 # The parts, one concern each, are in docker/lab/: common, net (IPv4 arithmetic), settings, preflight
 # (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), update
 # (a lab of an earlier version brought to this one; make status), class,
-# board (the live class board and the class report), bundle.
+# board (the live class board and the class report), bundle, tls (the classroom's certificates).
 #
 # The globals a part sets that another part reads are all the parts share; test/lint/lab-globals.test.ts
 # holds this list to the scripts.
@@ -51,6 +51,8 @@ lab_trace
 . "$ROOT/docker/lab/preflight.sh"
 # shellcheck source=lab/compose.sh
 . "$ROOT/docker/lab/compose.sh"
+# shellcheck source=lab/tls.sh
+. "$ROOT/docker/lab/tls.sh"
 # shellcheck source=lab/tools.sh
 . "$ROOT/docker/lab/tools.sh"
 # shellcheck source=lab/lifecycle.sh

@@ -98,14 +98,17 @@ load_settings() {
   # lab, named so that the walls service can name them (compose.yaml).
   LAB_BRIDGE_PREFIX=$(printf 'soar-%06x' $((first >> 8)))
   # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
+  LAB_SCHEME=http
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
   else
-    EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
+    # On a classroom address both ports speak TLS only (docker/lab/tls.sh); on loopback, plain HTTP.
+    [ "$LAB_BIND" = 127.0.0.1 ] || LAB_SCHEME=https
+    EDITOR_URL=$LAB_SCHEME://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_SCHEME://$LAB_BIND:$LAB_CONSOLE_PORT
   fi
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
-  export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
+  export LAB_SCHEME LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
     LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX
 }
 
