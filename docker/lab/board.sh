@@ -74,7 +74,7 @@ board_url() {
       case "$key" in LAB_BIND) bind=$value ;; "$2") port=$value ;; esac
     done <"$file"
   fi
-  if [[ $port =~ ^[0-9]{1,5}$ && $bind =~ ^[0-9.]{7,15}$ ]]; then echo "\"http://$bind:$port\""; else echo null; fi
+  if [[ $port =~ ^[0-9]{1,5}$ && $bind =~ ^[0-9.]{7,15}$ ]]; then echo "\"$(scheme_of_bind "$bind")://$bind:$port\""; else echo null; fi
 }
 
 # board_write_states DIR LINES: DIR/states.json from board_states' lines, whole or not at all (temp + mv),
@@ -219,7 +219,7 @@ cmd_class_board() {
   mkdir -p "$dir" "$ROOT/reports"
   chmod 755 "$dir"
   BOARD_TLS_CERT="" BOARD_TLS_KEY="" curl_tls=()
-  if [ "$bind" != 127.0.0.1 ]; then
+  if [ "$(scheme_of_bind "$bind")" = https ]; then
     secret=$(board_secret)
     # On a classroom address the board speaks TLS only, with the address's certificate (docker/lab/tls.sh).
     LAB_BIND=$bind LAB_SCHEME=https tls_lab_env

@@ -49,6 +49,10 @@ valid_port() { in_range "$1" 1 65535; }
 
 # load_settings [SLOT]: reads and checks the settings, derives the addresses, exports what compose.yaml
 # interpolates. SLOT (default 0) only matters for a lab that has no settings file yet.
+# scheme_of_bind ADDRESS: how a lab (and the class board) published on ADDRESS is reached: on a classroom
+# address TLS only (docker/lab/tls.sh), on loopback plain HTTP.
+scheme_of_bind() { if [ "$1" = 127.0.0.1 ]; then echo http; else echo https; fi; }
+
 load_settings() {
   local slot=${1:-0} first bits name
   LAB_MODE=$(setting LAB_MODE "$DEFAULT_LAB_MODE")
@@ -102,8 +106,7 @@ load_settings() {
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
   else
-    # On a classroom address both ports speak TLS only (docker/lab/tls.sh); on loopback, plain HTTP.
-    [ "$LAB_BIND" = 127.0.0.1 ] || LAB_SCHEME=https
+    LAB_SCHEME=$(scheme_of_bind "$LAB_BIND")
     EDITOR_URL=$LAB_SCHEME://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_SCHEME://$LAB_BIND:$LAB_CONSOLE_PORT
   fi
   # The console's session cookie is named for its lab (and its published port).
