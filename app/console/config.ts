@@ -95,6 +95,11 @@ export const ConsoleConfigSchema = z
      */
     gateMaxLifeSeconds: seconds.default(3600),
     /**
+     * A client at EDITOR_GATE_MAX_PER_CLIENT: its oldest connection, held this long, makes room for a new
+     * one (a tab holding many cannot keep the trainee's other tabs out); younger ones (a flood) do not.
+     */
+    gateMakeRoomSeconds: seconds.default(30),
+    /**
      * The console's own port: connections held at once (every client together), and how long a client may
      * take to send a request's headers and the whole request. Its event streams are answers, not requests:
      * these bounds leave them alone.
@@ -203,6 +208,7 @@ export const CONSOLE_ENV = {
   gateIdleSeconds: 'EDITOR_GATE_IDLE_SECONDS',
   gateEndGraceSeconds: 'EDITOR_GATE_END_GRACE_SECONDS',
   gateMaxLifeSeconds: 'EDITOR_GATE_MAX_LIFE_SECONDS',
+  gateMakeRoomSeconds: 'EDITOR_GATE_MAKE_ROOM_SECONDS',
   consoleMaxConnections: 'CONSOLE_MAX_CONNECTIONS',
   consoleHeadersSeconds: 'CONSOLE_HEADERS_SECONDS',
   consoleRequestSeconds: 'CONSOLE_REQUEST_SECONDS',
@@ -256,5 +262,6 @@ export function gateLimits(config: ConsoleConfig): GateLimits {
     idleMs: config.gateIdleSeconds * 1000,
     endGraceMs: config.gateEndGraceSeconds * 1000,
     maxLifeMs: config.gateMaxLifeSeconds * 1000,
+    makeRoomAfterMs: config.gateMakeRoomSeconds * 1000,
   };
 }

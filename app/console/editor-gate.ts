@@ -5,8 +5,8 @@
  * both ways (HTTP, n8n's push connection, a proxy's TLS alike); each side's end is passed on to the other.
  *
  * It runs in the console's own process, so what it holds the console pays for (memory, descriptors): it
- * holds a bounded number of connections, in all and from one client address, and none for long without a
- * reason (GateLimits). A connection over a cap is closed as it is accepted and costs nothing kept.
+ * holds a bounded number of connections, in all and from one client address (where the oldest makes room
+ * for a new one), and none for long without a reason (GateLimits). A connection over a cap is closed as it is accepted and costs nothing kept.
  */
 import { createConnection, createServer, type LookupFunction, type Server, type Socket } from 'node:net';
 import { pipeline } from 'node:stream';
@@ -19,6 +19,12 @@ export interface GateLimits {
   maxConnections: number | null;
   /** Connections held at once from one client address. */
   maxPerClient: number | null;
+  /**
+   * A client at its own cap: its oldest connection, held at least this long, is closed for the new one,
+   * so that one tab cannot keep a trainee's whole share (with an ssh tunnel every tab is one address); a
+   * flood's connections are all young, and refused. null: the new one is refused, however old the rest.
+   */
+  makeRoomAfterMs: number | null;
   /** A connection whose client has sent nothing by then is closed. */
   firstByteMs: number | null;
   /** A connection with no byte either way for this long is closed. */
@@ -76,23 +82,37 @@ export function startEditorGate(options: EditorGateOptions): Server {
   const { limits } = options;
   // Only connections held are counted: a refused one is gone before anything else could count it.
   let held = 0;
-  const perClient = new Map<string, number>();
+  /** Each client's connections held, the oldest first, with when each was accepted. */
+  const perClient = new Map<string, Map<Socket, number>>();
+  /** The client's oldest connection closed, when it has been held long enough (GateLimits.makeRoomAfterMs). */
+  const madeRoom = (mine: Map<Socket, number>): boolean => {
+    const [oldest] = mine;
+    if (limits.makeRoomAfterMs === null || oldest === undefined) return false;
+    const [socket, since] = oldest;
+    if (Date.now() - since < limits.makeRoomAfterMs) return false;
+    mine.delete(socket);
+    socket.destroy();
+    return true;
+  };
   // Half-open allowed on both sides: a peer's end is passed on, and the answer still comes back after it.
   const accept = (client: Socket) => {
     if (client.destroyed) return;
     const address = client.remoteAddress ?? '';
-    const mine = perClient.get(address) ?? 0;
-    if (reached(held, limits.maxConnections) || reached(mine, limits.maxPerClient)) {
+    const mine = perClient.get(address) ?? new Map<Socket, number>();
+    if (
+      reached(held, limits.maxConnections) ||
+      (reached(mine.size, limits.maxPerClient) && !madeRoom(mine))
+    ) {
       client.destroy();
       return;
     }
     held += 1;
-    perClient.set(address, mine + 1);
+    mine.set(client, Date.now());
+    perClient.set(address, mine);
     client.once('close', () => {
       held -= 1;
-      const left = (perClient.get(address) ?? 1) - 1;
-      if (left > 0) perClient.set(address, left);
-      else perClient.delete(address);
+      mine.delete(client);
+      if (mine.size === 0 && perClient.get(address) === mine) perClient.delete(address);
     });
     passThrough(client, options);
   };

@@ -92,6 +92,32 @@ describe('the editor gate: connections from one client (EDITOR_GATE_MAX_PER_CLIE
   });
 });
 
+describe('the editor gate: a tab cannot keep the whole share (EDITOR_GATE_MAKE_ROOM_SECONDS)', () => {
+  // One address (an ssh tunnel: every tab of the trainee's), its cap held by one tab for longer than the
+  // limit; then another tab opens two, and two more come at once: only the last old one makes room.
+  async function heldThenAnotherTab(limits: GateLimits) {
+    const n8n = await quietN8n();
+    const gate = await gateTo(n8n.port, limits);
+    const tab = await opened(gate.port, '127.0.0.1', 3);
+    await sleep(400);
+    const other = await opened(gate.port, '127.0.0.1', 2);
+    const young = await opened(gate.port, '127.0.0.1', 2);
+    return { tab: stillOpen(tab), other: stillOpen(other), young: stillOpen(young), n8n: n8n.open.size };
+  }
+
+  it("the tab's oldest connections make room for the other tab's; young ones (a flood's) make none", async () => {
+    expect(
+      await heldThenAnotherTab({ ...SHORT, maxConnections: 8, maxPerClient: 3, makeRoomAfterMs: 300 }),
+    ).toEqual({ tab: 0, other: 2, young: 1, n8n: 3 });
+  });
+
+  it('control: without it the tab keeps the whole share and the other tab is refused', async () => {
+    expect(
+      await heldThenAnotherTab({ ...SHORT, maxConnections: 8, maxPerClient: 3, makeRoomAfterMs: null }),
+    ).toEqual({ tab: 3, other: 0, young: 0, n8n: 3 });
+  });
+});
+
 describe('the editor gate: the first byte (EDITOR_GATE_FIRST_BYTE_SECONDS)', () => {
   async function silentAndTalking(limits: GateLimits) {
     const n8n = await quietN8n();

@@ -34,6 +34,7 @@ const LIMITS: GateLimits = {
   idleMs: 2000,
   endGraceMs: 200,
   maxLifeMs: null,
+  makeRoomAfterMs: 30_000,
 };
 /** How late a timer may fire while 10,000 connections come and go in this one process. */
 const SLACK_MS = 1000;

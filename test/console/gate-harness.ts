@@ -17,6 +17,7 @@ export const SHORT: GateLimits = {
   idleMs: 1500,
   endGraceMs: 200,
   maxLifeMs: null,
+  makeRoomAfterMs: null,
 };
 
 /** Every bound off: the gate as it was before it had any. */
@@ -27,6 +28,7 @@ export const UNBOUNDED: GateLimits = {
   idleMs: null,
   endGraceMs: null,
   maxLifeMs: null,
+  makeRoomAfterMs: null,
 };
 
 const servers: Server[] = [];
