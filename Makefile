@@ -18,7 +18,7 @@ N ?= 16
 quoted = '$(subst ','\'',$(value $(1)))'
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(error $(v) holds a '$$': a value given to make is data, and make would expand it; give it without '$$'))))
 
-.PHONY: help install build run test typecheck lint lint-shell e2e e2e-check e2e-guide e2e-all bench-lab bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore status stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
+.PHONY: help install build run test test-floods typecheck lint lint-shell e2e e2e-check e2e-guide e2e-all bench-lab bench-tutor bench-stages bench-neighbour test-n8n test-engine test-editor test-lab test-class-scale bench acceptance check up down save restore status stop start reset solution starter health state logs class-up class-down class-save class-stop class-start class-restore class-report class-board roster bundle clean console test-console test-console-n8n
 .PHONY: check-lab check-n8n check-reference check-workflow acceptance-lab acceptance-n8n acceptance-reference check-unknown acceptance-unknown
 
 # `make help`: each target's `## ` comment, under the `##@ ` heading above it (headings in the order they
@@ -174,13 +174,14 @@ typecheck: $(STAMP) ## type-check (tsc --noEmit)
 lint: $(STAMP) ## lint and format check (Biome)
 	npm run lint
 
-test: $(STAMP) ## type-check, lint (TypeScript and shell) and run every test that needs no Docker engine and no n8n
+test: $(STAMP) test-floods ## type-check, lint (TypeScript and shell) and run every test that needs no Docker engine and no n8n
 	npm run typecheck
 	npm run lint
 	bash test/lint/shell.sh
 	bash test/docs/nginx.sh
 	npm test -- --exclude 'test/**/*-flood.test.ts'
-	@# The floods (10,000 connections at the console's gate) measure the gate, not a neighbour's test: alone.
+
+test-floods: $(STAMP) ## the floods (10,000 connections at the console's gate), one file at a time, first: they measure the gate, not a neighbour's test
 	npm test -- --maxWorkers=1 test/console/console-flood.test.ts test/console/editor-gate-flood.test.ts
 
 lint-shell: ## shellcheck over every shell file (installs Debian's shellcheck when missing)
@@ -206,6 +207,12 @@ e2e-all: build ## e2e, e2e-guide and e2e-check in turn on ONE pinned n8n started
 
 bench-lab: build ## one lab's memory and processor per service, idle and under a check, on the tests' engine (prints its method)
 	bash bench/lab-idle.sh
+
+bench-tutor: build ## the tutor's figures on a lab of its own, in Chromium: 20 runs one every 2 s, a page open and none, 15 s idle (prints its method)
+	LAB_TEST_PARTS=tutor LAB_TUTOR_RUNS=20 LAB_TUTOR_EVERY_MS=2000 LAB_TUTOR_IDLE_SECONDS=15 bash test/lab/run.sh
+
+bench-stages: build ## each stage checked alone (ARGS=--only), passing and failing, on the pinned n8n: seconds per stage (REPEAT=3; prints its method)
+	bash bench/stage-check.sh
 
 bench-neighbour: build ## one lab's check beside another lab's runaway workflow, with and without the processor limits (prints its method)
 	bash bench/neighbour.sh

@@ -5,7 +5,7 @@
  * sends, so the benchmark's data cannot drift from what the workflow writes.
  */
 
-import { findIdentity } from '../app/api/store/identities.js';
+import { findIdentity } from '../app/api/schemas/identities.js';
 
 /** The directory's record of the lab's user, as the workflow's identity lookup returns it. */
 const IDENTITY = findIdentity('lab-admin');

@@ -17,7 +17,7 @@
 # The parts, one concern each, are in docker/lab/: common, net (IPv4 arithmetic), settings, preflight
 # (refusals), compose, tools (what runs inside the lab), lifecycle, keep (save, restore, stop, start), update
 # (a lab of an earlier version brought to this one; make status), class,
-# board (the live class board and the class report), bundle.
+# board (the live class board and the class report), bundle, tls (the classroom's certificates).
 #
 # The globals a part sets that another part reads are all the parts share; test/lint/lab-globals.test.ts
 # holds this list to the scripts.
@@ -28,12 +28,14 @@
 #   settings.generated.sh: REPORT_FILE HISTORY_FILE RUNS_FILE HISTORY_KEPT
 #   stages.generated.sh: LAB_STAGES
 #   settings.sh: LAB PROJECT LAB_DIR ENV_FILE REPORTS LAB_ARG EDITOR_URL CONSOLE_URL
-#   settings.sh: LAB_MODE LAB_BIND LAB_EDITOR_PORT LAB_CONSOLE_PORT APPROVAL_TIMEOUT_SECONDS
+#   settings.sh: LAB_MODE LAB_BIND LAB_SCHEME LAB_EDITOR_PORT LAB_CONSOLE_PORT APPROVAL_TIMEOUT_SECONDS
 #   preflight.sh: LAB_EDITOR_PORT LAB_CONSOLE_PORT
 #   tools.sh: N8N_CLI REPORTS_IMAGE
 #   update.sh: LAB LAB_SKIP_BUILD MOVED_SAVE UPDATED
 #   class.sh: CLASS LAB LAB_SKIP_BUILD
 #   bundle.sh: LAB_BUNDLE
+#   board.sh: LAB_BIND LAB_SCHEME
+#   tls.sh: CONSOLE_TLS_CERT CONSOLE_TLS_KEY
 #
 # LAB_TRACE=1 traces every command, here and in the lab.sh run for each lab of a class (common.sh).
 set -euo pipefail
@@ -51,6 +53,8 @@ lab_trace
 . "$ROOT/docker/lab/preflight.sh"
 # shellcheck source=lab/compose.sh
 . "$ROOT/docker/lab/compose.sh"
+# shellcheck source=lab/tls.sh
+. "$ROOT/docker/lab/tls.sh"
 # shellcheck source=lab/tools.sh
 . "$ROOT/docker/lab/tools.sh"
 # shellcheck source=lab/lifecycle.sh

@@ -9,6 +9,15 @@ import {
   type Stopped,
 } from '../check-report/report.js';
 import { CHECK_TIMING, type Timing } from '../driver/timing.js';
+import { loadMapping } from '../judges/mapping.js';
+import {
+  type Evidence,
+  gap,
+  type Scenario,
+  scenariosFor,
+  stagesUpTo,
+  webhookAccepts,
+} from '../judges/scenarios.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
 import { n8nRunSource } from '../n8n/runs.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
@@ -16,10 +25,8 @@ import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
 import type { Output } from '../tool-kit/output.js';
 import { LAB_USER } from '../workflow/scenario.js';
-import { loadMapping } from './mapping.js';
 import type { CheckOptions } from './options.js';
 import { type CheckContext, CheckSetupError, checkScenario, NotListening } from './scenario-check.js';
-import { type Evidence, gap, type Scenario, scenariosFor, stagesUpTo, webhookAccepts } from './scenarios.js';
 import { formatTimings, type TimedStimulus } from './timings.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExpectationResult, Stopped } from '../check-report/report.js';
-import type { RunLookup, RunSource } from '../driver/run-watch.js';
 import {
   type DriverEvidence,
   type DriverOptions,
@@ -15,16 +14,8 @@ import {
   type SentStimulus,
 } from '../driver/scenario-driver.js';
 import type { Timing } from '../driver/timing.js';
-import type { MockApiClient } from '../mock-api-client/client.js';
-import type { StateReading } from '../mock-api-client/readings.js';
-import { missingFields } from '../n8n/executions.js';
-import { STAGE_NAMES } from '../stages/stages.js';
-import { SetupError } from '../targets/session.js';
-import type { Target } from '../targets/targets.js';
-import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
-import { fillTemplate, type Mapping } from './mapping.js';
-import type { CheckOptions } from './options.js';
-import { pointAt, type RunKnowledge } from './run-pointer.js';
+import { fillTemplate, type Mapping } from '../judges/mapping.js';
+import { pointAt, type RunKnowledge } from '../judges/run-pointer.js';
 import {
   type Evidence,
   type ExecutionFinding,
@@ -36,7 +27,16 @@ import {
   type Outcome,
   type Scenario,
   webhookAccepts,
-} from './scenarios.js';
+} from '../judges/scenarios.js';
+import type { MockApiClient } from '../mock-api-client/client.js';
+import type { StateReading } from '../mock-api-client/readings.js';
+import { missingFields } from '../n8n/executions.js';
+import { hasEnded, type RunLookup, type RunSource } from '../runs/run.js';
+import { STAGE_NAMES } from '../stages/stages.js';
+import { SetupError } from '../targets/session.js';
+import type { Target } from '../targets/targets.js';
+import { LAB_ADDRESS, LAB_USER } from '../workflow/scenario.js';
+import type { CheckOptions } from './options.js';
 
 /** A setup problem (mock API not reachable, reset refused): the check cannot judge anything. */
 export class CheckSetupError extends SetupError {
@@ -260,6 +260,9 @@ async function lookUpRun(
   stimulus: SentStimulus | undefined,
 ): Promise<RunLookup | undefined> {
   if (ctx.runs === undefined || stimulus === undefined) return undefined;
+  // Found already ended while the driver waited: its data then was its last, and is not asked for again.
+  if (stimulus.found !== null && hasEnded(stimulus.found.status))
+    return { kind: 'found', run: stimulus.found };
   const exclude = sent.flatMap((s) => (s !== stimulus && s.runId !== null ? [s.runId] : []));
   const lookup = await ctx.runs.find({ eventId, path: stimulus.path, sentAt: stimulus.sentAt, exclude });
   // n8n gave no answer now (busy), but found the run while the driver waited: that run, as last seen.

@@ -18,6 +18,8 @@ export interface BoardDeps {
   folders: { classInput(now?: Date): Promise<ClassInput> };
   allowedHosts: readonly string[];
   sessions: BoardSessions | undefined;
+  /** Served over TLS: its https:// origins (board-guard.ts). */
+  tlsOrigins?: readonly string[] | undefined;
   now?: () => Date;
   /** Where an unexpected error is told (main: stderr). */
   log?: (line: string) => void;
@@ -32,7 +34,9 @@ export function createBoardApp(deps: BoardDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const report = async () => buildClassReport(await deps.folders.classInput(now()));
   const app = new Hono();
-  app.use(boardGuard({ allowedHosts: deps.allowedHosts, sessions: deps.sessions }));
+  app.use(
+    boardGuard({ allowedHosts: deps.allowedHosts, sessions: deps.sessions, tlsOrigins: deps.tlsOrigins }),
+  );
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.get('/board.css', (c) => c.body(CLASS_PAGE_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/board.js', (c) => c.body(BOARD_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' }));

@@ -83,6 +83,8 @@ export interface BoardGuardOptions {
   allowedHosts: readonly string[];
   /** Set when the board has a secret. */
   sessions: BoardSessions | undefined;
+  /** Served over TLS by itself: the https:// origins it answers on (accepted as Origin; the cookie `Secure`). */
+  tlsOrigins?: readonly string[] | undefined;
 }
 
 export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
@@ -92,8 +94,9 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     sessions,
     cookie: BOARD_SESSION_COOKIE,
     ttlSeconds: BOARD_SESSION_TTL_SECONDS,
-    // The board is published on the classroom network directly (board.sh), never behind a proxy.
-    secure: false,
+    // The board is published on the classroom network directly (board.sh), never behind a proxy: its
+    // cookie is `Secure` when it speaks TLS itself.
+    secure: options.tlsOrigins !== undefined,
     client: peerAddress,
     form: 'sign-in form',
     required: 'Sign in with the board secret first (/login).',
@@ -102,7 +105,7 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     page: renderBoardLogin,
     open: ['/health'],
   };
-  return browserGuard(names, 'class board', guarded);
+  return browserGuard(names, 'class board', guarded, new Set(options.tlsOrigins ?? []));
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
     const method = c.req.method;

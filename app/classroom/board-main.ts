@@ -4,7 +4,9 @@
  * docker/lab/board.sh starts): reads the environment (board-config.ts), serves the board, stops on SIGTERM
  * or SIGINT. Exit 2 with one line on a bad setting, 1 when it cannot listen.
  */
+import { createServer as createHttpsServer } from 'node:https';
 import { serve } from '@hono/node-server';
+import { LOOPBACK_NAMES } from '../service-kit/browser-guard.js';
 import { createBoardApp } from './board-app.js';
 import { loadBoardConfig } from './board-config.js';
 import { BoardSessions } from './board-guard.js';
@@ -18,17 +20,26 @@ function main(): void {
     process.stderr.write(`class-board: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
+  const tls =
+    config.tlsCert === undefined || config.tlsKey === undefined
+      ? undefined
+      : { cert: config.tlsCert, key: config.tlsKey };
+  const publicPort = config.publicPort ?? config.port;
   const app = createBoardApp({
     folders: new LabFolders({ labs: config.labs, saved: config.saved, states: config.states }),
     allowedHosts: config.allowedHosts,
     sessions: config.secret === undefined ? undefined : new BoardSessions(config.secret),
+    tlsOrigins:
+      tls && [...LOOPBACK_NAMES, ...config.allowedHosts].map((name) => `https://${name}:${publicPort}`),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const listen = { fetch: app.fetch, hostname: config.host, port: config.port };
+  const over = tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen;
+  const server = serve(over, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
     const secret = config.secret === undefined ? '' : '; the board secret is asked for';
     process.stdout.write(
-      `class board listening on http://${host}:${info.port} (labs in ${config.labs}${secret})\n`,
+      `class board listening on ${tls ? 'https' : 'http'}://${host}:${info.port} (labs in ${config.labs}${secret})\n`,
     );
   });
   server.on('error', (error) => {

@@ -29,7 +29,7 @@ export const LabInputSchema = z
     report: z.unknown().default(null),
     /** check-history.jsonl's lines, oldest first (each parsed per line: a bad one is counted, not fatal). */
     history: z.array(z.unknown()).max(HISTORY_KEPT).default([]),
-    /** The tutor's runs.json (app/check-report/runs.ts), or null when the lab has none yet. Read loosely here
+    /** The tutor's runs.json (app/runs/file.ts), or null when the lab has none yet. Read loosely here
      * and parsed per lab: a file that is not the tutor's is no runs yet, never an error. */
     runs: z.unknown().default(null),
   })

@@ -12,8 +12,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { HISTORY_FILE } from '../check-report/history.js';
-import { RUNS_FILE, type RunsFile, RunsFileSchema } from '../check-report/runs.js';
 import { HISTORY_KEPT, LAB_NAME_PATTERN, REPORT_FILE } from '../lab-settings/names.js';
+import { RUNS_FILE, type RunsFile, RunsFileSchema } from '../runs/file.js';
 import { type ClassInput, type LabInput, StatesFileSchema } from './class-input.js';
 
 export interface LabFoldersOptions {

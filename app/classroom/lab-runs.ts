@@ -1,9 +1,9 @@
 /**
  * A trainee's runs as the class report and the board show them, from the tutor's runs.json
- * (app/check-report/runs.ts): how many runs the tutor explained, the last one (the stage it reached, its
+ * (app/runs/file.ts): how many runs the tutor explained, the last one (the stage it reached, its
  * verdict, when, its link), and per stage how many tries it took (the runs whose unmet stage it was).
  */
-import { type RunSummary, RunsFileSchema, type RunVerdict } from '../check-report/runs.js';
+import { type RunSummary, RunsFileSchema, type RunVerdict } from '../runs/file.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 
 export interface LabRuns {

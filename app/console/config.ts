@@ -4,6 +4,7 @@ import { WebhookPathSchema } from '../driver/webhook-path.js';
 import { LAB_NAME_PATTERN, REPORT_FILE } from '../lab-settings/names.js';
 import { STARTERS_VALUES } from '../n8n/starter.js';
 import { literalOutside, parseSubnet } from '../n8n/subnet-guard.js';
+import { LOOPBACK_NAMES } from '../service-kit/browser-guard.js';
 import { CidrListSchema } from '../service-kit/cidr.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
@@ -89,6 +90,32 @@ export const ConsoleConfigSchema = z
     /** Both sides are closed this long after either has ended: time for the answer to a request's end. */
     gateEndGraceSeconds: seconds.default(5),
     /**
+     * A gate connection's whole life, however busy: a client that sends a byte now and then holds a place
+     * no longer than this. n8n's editor opens its push connection again by itself (a few seconds later).
+     */
+    gateMaxLifeSeconds: seconds.default(3600),
+    /**
+     * The console's own port: connections held at once (every client together), and how long a client may
+     * take to send a request's headers and the whole request. Its event streams are answers, not requests:
+     * these bounds leave them alone.
+     */
+    consoleMaxConnections: count.default(128),
+    consoleHeadersSeconds: seconds.default(10),
+    consoleRequestSeconds: seconds.default(30),
+    /**
+     * The classroom certificate (PEM text, the chain the browser is given) and its key (PEM text): both
+     * ports then speak TLS only (Node's own `tls`), the session cookie is `Secure`. Both or neither. Given
+     * as text, not as files: the console's user reads no file of the host's (docker/lab/tls.sh).
+     */
+    tlsCert: z
+      .string()
+      .includes('-----BEGIN CERTIFICATE-----', { error: 'must be a PEM certificate' })
+      .optional(),
+    tlsKey: z
+      .string()
+      .regex(/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'must be a PEM private key')
+      .optional(),
+    /**
      * n8n only at an address on this IPv4 network (compose: n8n-front's subnet): the gate and every request
      * the console makes to n8n refuse any other (app/n8n/subnet-guard.ts). Unset: no restriction.
      */
@@ -136,6 +163,18 @@ export const ConsoleConfigSchema = z
     path: ['gateFirstByteSeconds'],
     message: 'must not be above EDITOR_GATE_IDLE_SECONDS',
   })
+  .refine((config) => config.consoleHeadersSeconds <= config.consoleRequestSeconds, {
+    path: ['consoleHeadersSeconds'],
+    message: 'must not be above CONSOLE_REQUEST_SECONDS',
+  })
+  .refine((config) => (config.tlsCert === undefined) === (config.tlsKey === undefined), {
+    path: ['tlsKey'],
+    message: 'CONSOLE_TLS_CERT and CONSOLE_TLS_KEY go together',
+  })
+  .refine((config) => config.tlsCert === undefined || config.secret !== undefined, {
+    path: ['tlsCert'],
+    message: 'needs CONSOLE_SECRET too: a console served over TLS is published beyond loopback',
+  })
   // A literal address in N8N_URL is never looked up, so it is held to the subnet here.
   .superRefine((config, ctx) => {
     const outside = config.n8nAllowedSubnet && literalOutside(config.n8nUrl, config.n8nAllowedSubnet);
@@ -163,6 +202,12 @@ export const CONSOLE_ENV = {
   gateFirstByteSeconds: 'EDITOR_GATE_FIRST_BYTE_SECONDS',
   gateIdleSeconds: 'EDITOR_GATE_IDLE_SECONDS',
   gateEndGraceSeconds: 'EDITOR_GATE_END_GRACE_SECONDS',
+  gateMaxLifeSeconds: 'EDITOR_GATE_MAX_LIFE_SECONDS',
+  consoleMaxConnections: 'CONSOLE_MAX_CONNECTIONS',
+  consoleHeadersSeconds: 'CONSOLE_HEADERS_SECONDS',
+  consoleRequestSeconds: 'CONSOLE_REQUEST_SECONDS',
+  tlsCert: 'CONSOLE_TLS_CERT',
+  tlsKey: 'CONSOLE_TLS_KEY',
   n8nAllowedSubnet: 'N8N_ALLOWED_SUBNET',
   allowedHosts: 'CONSOLE_ALLOWED_HOSTS',
   checkReport: 'CHECK_REPORT',
@@ -181,7 +226,10 @@ export const CONSOLE_ENV = {
 /** Environment over defaults; throws one line naming the variable on a bad value. */
 export function loadConsoleConfig(env: Readonly<Record<string, string | undefined>>): ConsoleConfig {
   // A secret is never echoed, not even a wrong one.
-  const parsed = parseEnvConfig(ConsoleConfigSchema, env, { variables: CONSOLE_ENV, hidden: ['secret'] });
+  const parsed = parseEnvConfig(ConsoleConfigSchema, env, {
+    variables: CONSOLE_ENV,
+    hidden: ['secret', 'tlsKey'],
+  });
   if (parsed.ok) return parsed.config;
   throw new Error(parsed.error);
 }
@@ -192,6 +240,10 @@ export function sessionSettings(config: ConsoleConfig): SessionSettings {
   return {
     cookie: sessionCookieName(config.lab, port),
     publicOrigin: config.publicOrigin === undefined ? undefined : publicOriginAt(config.publicOrigin, port),
+    tlsOrigins:
+      config.tlsCert === undefined
+        ? undefined
+        : [...LOOPBACK_NAMES, ...config.allowedHosts].map((name) => publicOriginAt(`https://${name}`, port)),
   };
 }
 
@@ -203,5 +255,6 @@ export function gateLimits(config: ConsoleConfig): GateLimits {
     firstByteMs: config.gateFirstByteSeconds * 1000,
     idleMs: config.gateIdleSeconds * 1000,
     endGraceMs: config.gateEndGraceSeconds * 1000,
+    maxLifeMs: config.gateMaxLifeSeconds * 1000,
   };
 }

@@ -10,6 +10,7 @@
  */
 import { createConnection, createServer, type LookupFunction, type Server, type Socket } from 'node:net';
 import { pipeline } from 'node:stream';
+import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
 import type { AddressList } from '../service-kit/cidr.js';
 
 /** The gate's bounds. null: that bound is off (the tests' controls; the console sets every one). */
@@ -24,6 +25,12 @@ export interface GateLimits {
   idleMs: number | null;
   /** Once either side has ended, both are closed this long after: time enough for the answer to an end. */
   endGraceMs: number | null;
+  /**
+   * A connection's whole life: closed this long after it was accepted, however busy. A byte every few
+   * minutes keeps a connection from the idle bound, not from this one; n8n's editor opens its push
+   * connection again by itself when it is closed.
+   */
+  maxLifeMs: number | null;
 }
 
 export interface EditorGateOptions {
@@ -36,6 +43,11 @@ export interface EditorGateOptions {
   limits: GateLimits;
   /** How n8n's name is resolved (N8N_ALLOWED_SUBNET's guard, app/n8n/subnet-guard.ts); the system's if absent. */
   lookup?: LookupFunction | undefined;
+  /**
+   * The classroom's certificate and key (PEM): the gate then speaks TLS to browsers (Node's own `tls`) and
+   * passes the decrypted bytes to n8n; a client that does not open TLS gets nothing of n8n's.
+   */
+  tls?: Pick<TlsOptions, 'cert' | 'key'> | undefined;
 }
 
 /** The host and port of an http(s) URL, the scheme's port when it names none. */
@@ -66,7 +78,7 @@ export function startEditorGate(options: EditorGateOptions): Server {
   let held = 0;
   const perClient = new Map<string, number>();
   // Half-open allowed on both sides: a peer's end is passed on, and the answer still comes back after it.
-  const server = createServer({ allowHalfOpen: true }, (client) => {
+  const accept = (client: Socket) => {
     if (client.destroyed) return;
     const address = client.remoteAddress ?? '';
     const mine = perClient.get(address) ?? 0;
@@ -83,7 +95,17 @@ export function startEditorGate(options: EditorGateOptions): Server {
       else perClient.delete(address);
     });
     passThrough(client, options);
-  });
+  };
+  const server = options.tls
+    ? // The handshake is bounded like a first byte; a client in its handshake is counted by the server's own cap.
+      createTlsServer(
+        { ...options.tls, allowHalfOpen: true, handshakeTimeout: limits.firstByteMs ?? 120_000 },
+        accept,
+      )
+    : createServer({ allowHalfOpen: true }, accept);
+  if (options.tls && limits.maxConnections !== null) server.maxConnections = limits.maxConnections;
+  // A TLS client gone in its handshake (a plain HTTP request, a scan) is no error of the gate's.
+  server.on('tlsClientError', (_err: Error, socket: Socket) => socket.destroy());
   refuseClients(server, options.refused);
   server.listen(options.port, options.host);
   return server;
@@ -103,7 +125,8 @@ function passThrough(client: Socket, { target, limits, lookup }: EditorGateOptio
   upstream.setKeepAlive(true, 30_000);
   // Either side's error or reset closes both; an end is passed on, so what was sent still arrives.
   pipeline(client, upstream, client, close);
-  const { firstByteMs, idleMs, endGraceMs } = limits;
+  const { firstByteMs, idleMs, endGraceMs, maxLifeMs } = limits;
+  if (maxLifeMs !== null) timers.push(setTimeout(close, maxLifeMs));
   // A browser sends its request as soon as it has connected; a connection that says nothing is no browser's.
   if (firstByteMs !== null) timers.push(setTimeout(() => client.bytesRead === 0 && close(), firstByteMs));
   // The client's socket is written to whenever n8n sends, so its timeout counts quiet both ways. n8n's push

@@ -5,7 +5,8 @@
  * 405). With a secret, nothing but the login form, its stylesheet and its script (which signs in with a
  * sign-in link's fragment) is served without a session, and a session holds only from the address that
  * signed in. Behind a TLS proxy (the sessions' public origin) the proxy's origin and name are the
- * console's own too, and the client address is the one the proxy forwards.
+ * console's own too, and the client address is the one the proxy forwards. Served over TLS by itself
+ * (CONSOLE_TLS_CERT), its https:// origins are its own and the cookie is `Secure`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import {
@@ -37,7 +38,7 @@ export function guard(options: GuardOptions): MiddlewareHandler {
     sessions,
     cookie: sessions.cookie,
     ttlSeconds: SESSION_TTL_SECONDS,
-    secure: proxied !== undefined,
+    secure: proxied !== undefined || sessions.tlsOrigins !== undefined,
     client: proxied === undefined ? peerAddress : forwardedAddress,
     form: 'login form',
     required: 'Sign in with the lab secret first (/login).',
@@ -45,7 +46,8 @@ export function guard(options: GuardOptions): MiddlewareHandler {
     script: () => clientScript('login'),
     page: renderLogin,
   };
-  return browserGuard(names, 'console', guarded, new Set(proxied === undefined ? [] : [proxied]));
+  const origins = new Set([...(proxied === undefined ? [] : [proxied]), ...(sessions?.tlsOrigins ?? [])]);
+  return browserGuard(names, 'console', guarded, origins);
 
   async function guarded(c: Context, next: () => Promise<void>): Promise<void> {
     const method = c.req.method;

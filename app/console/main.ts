@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 /** The lab console's entry point: reads the environment, starts the poller and the HTTP server. */
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpsServer } from 'node:https';
 import type { LookupFunction, Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createApp, defaultDeps } from '../api/app.js';
-import { RUNS_FILE } from '../check-report/runs.js';
+import { findIdentity } from '../api/schemas/identities.js';
 import { mockApiClient } from '../mock-api-client/client.js';
 import { n8nRunFeed } from '../n8n/run-feed.js';
 import { stopUnfinishedRuns } from '../n8n/stop-runs.js';
 import { guardN8nConnections, type OutsideSubnetError, withRefusalShown } from '../n8n/subnet-guard.js';
+import { RUNS_FILE } from '../runs/file.js';
 import { withKeyFile } from '../tool-kit/key-file.js';
 import { RunTutor } from '../tutor/tutor.js';
 import { createConsoleApp } from './app.js';
@@ -24,9 +25,11 @@ function main(): void {
   let config: ReturnType<typeof loadConsoleConfig>;
   let env: NodeJS.ProcessEnv;
   let lookup: LookupFunction | undefined;
+  let tls: { cert: string; key: string } | undefined;
   try {
     env = withKeyFile(process.env);
     config = loadConsoleConfig(env);
+    tls = readTls(config);
     // Before any connection: the gate's, the fetches to n8n (approvals, alerts, Reset, starters) alike.
     lookup = guardN8nConnections(config.n8nUrl, config.n8nAllowedSubnet ?? null, sayRefused);
   } catch (err) {
@@ -86,14 +89,25 @@ function main(): void {
     workflowApiUrl: config.workflowApiUrl ?? (config.mockApiSocket ? undefined : config.mockApiUrl),
     tutor,
   });
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  // The console port's bounds (./config.ts): the time a request may take to arrive, checked every second.
+  const bounds = {
+    headersTimeout: config.consoleHeadersSeconds * 1000,
+    requestTimeout: config.consoleRequestSeconds * 1000,
+    connectionsCheckingInterval: 1000,
+  };
+  const listen = { fetch: app.fetch, hostname: config.host, port: config.port };
+  const over =
+    tls === undefined
+      ? { ...listen, serverOptions: bounds }
+      : { ...listen, createServer: createHttpsServer, serverOptions: { ...bounds, ...tls } };
+  const server = serve(over, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
     const proxied = sessionSettings(config).publicOrigin;
     const login =
       (config.secret === undefined ? '' : '; the lab secret is asked for') +
       (proxied === undefined ? '' : `; served to browsers as ${proxied}`);
     process.stdout.write(
-      `console listening on http://${host}:${info.port} (mock API: ${api.describe}; test alerts to /webhook/${config.alertWebhookPath}${login})\n`,
+      `console listening on ${tls ? 'https' : 'http'}://${host}:${info.port} (mock API: ${api.describe}; test alerts to /webhook/${config.alertWebhookPath}${login})\n`,
     );
     feed.start();
     tutor?.start();
@@ -103,7 +117,8 @@ function main(): void {
     process.exit(1);
   });
   refuseClients(server as Server, config.refusedClients);
-  const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort, lookup);
+  (server as Server).maxConnections = config.consoleMaxConnections;
+  const gate = config.gatePort === undefined ? undefined : startGate(config, config.gatePort, lookup, tls);
   const stop = (signal: string) => {
     feed.stop();
     tutor?.stop();
@@ -120,15 +135,20 @@ function main(): void {
 }
 
 /** The editor gate to n8n (./editor-gate.ts); a gate that cannot listen ends the console, as its server. */
-function startGate(config: ConsoleConfig, port: number, lookup: LookupFunction | undefined): Server {
+function startGate(
+  config: ConsoleConfig,
+  port: number,
+  lookup: LookupFunction | undefined,
+  tls: { cert: string; key: string } | undefined,
+): Server {
   const { host } = config;
   const target = gateTarget(config.n8nUrl);
   const limits = gateLimits(config);
-  const gate = startEditorGate({ host, port, target, refused: config.refusedClients, limits, lookup });
+  const gate = startEditorGate({ host, port, target, refused: config.refusedClients, limits, lookup, tls });
   const subnet = config.n8nAllowedSubnet ? `; n8n only in ${config.n8nAllowedSubnet.cidr}` : '';
   gate.on('listening', () =>
     process.stdout.write(
-      `editor gate listening on ${host}:${port}, passing through to ${target.host}:${target.port} (at most ${limits.maxConnections} connections, ${limits.maxPerClient} a client${subnet})\n`,
+      `editor gate listening on ${host}:${port}${tls ? ' over TLS' : ''}, passing through to ${target.host}:${target.port} (at most ${limits.maxConnections} connections, ${limits.maxPerClient} a client${subnet})\n`,
     ),
   );
   gate.on('error', (err) => {
@@ -136,6 +156,12 @@ function startGate(config: ConsoleConfig, port: number, lookup: LookupFunction |
     process.exit(1);
   });
   return gate;
+}
+
+/** The certificate and key (CONSOLE_TLS_CERT, CONSOLE_TLS_KEY), when given. */
+function readTls(config: ConsoleConfig): { cert: string; key: string } | undefined {
+  if (config.tlsCert === undefined || config.tlsKey === undefined) return undefined;
+  return { cert: config.tlsCert, key: config.tlsKey };
 }
 
 /** The tutor's runs file not written: said once until the reason changes (the panel says it too). */
@@ -175,15 +201,12 @@ void (async () => {
 })();
 
 /**
- * The identity system's fixed directory, read from an in-process mock API (the same code as the lab's):
- * the tutor never asks the lab's mock API, whose journal it judges runs by.
+ * The identity system's fixed directory, read from its declaration (the same as the lab's mock API answers
+ * with): the tutor never asks the lab's mock API, whose journal it judges runs by.
  */
 function directoryIdentity(): (user: string) => Promise<Record<string, unknown> | null> {
-  const directory = createApp(defaultDeps());
   return async (user) => {
-    const answer = await directory.request(`/identity/${encodeURIComponent(user)}`);
-    if (answer.status !== 200) return null;
-    const body: unknown = await answer.json();
-    return typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body)) : null;
+    const identity = findIdentity(user);
+    return identity === undefined ? null : { ...identity };
   };
 }

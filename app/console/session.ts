@@ -28,6 +28,11 @@ export interface SessionSettings {
    * accepted as Origin, the cookie `Secure`, the client address the proxy's X-Forwarded-For.
    */
   publicOrigin?: string | undefined;
+  /**
+   * Served over TLS by the console itself: the https:// origins it answers on (its names with its
+   * published port), accepted as Origin; the cookie `Secure`; the client the TCP peer.
+   */
+  tlsOrigins?: readonly string[] | undefined;
 }
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -40,6 +45,7 @@ interface Opened {
 export class Sessions {
   readonly cookie: string;
   readonly publicOrigin: string | undefined;
+  readonly tlsOrigins: readonly string[] | undefined;
   readonly #secret: Buffer;
   readonly #open = new Map<string, Opened>();
   readonly #now: () => number;
@@ -48,6 +54,7 @@ export class Sessions {
     this.#secret = digest(secret);
     this.cookie = settings.cookie;
     this.publicOrigin = settings.publicOrigin;
+    this.tlsOrigins = settings.tlsOrigins;
     this.#now = now;
   }
 

@@ -11,7 +11,8 @@ import type { Timing } from './timing.js';
 
 /**
  * POSTs to a trigger and returns the status it finally answered. A freshly published n8n webhook answers
- * 404 for about a second after readiness, so a 404 is retried until the phase time is up.
+ * 404 for about a second after readiness, so a 404 is retried until the phase time is up; unless
+ * `listens` says no published workflow holds the path at all: then nothing is coming, and the 404 stands.
  */
 export async function postTrigger(
   url: string,
@@ -19,6 +20,7 @@ export async function postTrigger(
   timing: Timing,
   note: (message: string) => void,
   headers: Record<string, string> = {},
+  listens?: () => Promise<boolean | null>,
 ): Promise<number> {
   const deadline = performance.now() + timing.phaseTimeoutMs;
   for (;;) {
@@ -29,6 +31,7 @@ export async function postTrigger(
     });
     await response.body?.cancel();
     if (response.status !== 404 || performance.now() > deadline) return response.status;
+    if ((await listens?.()) === false) return response.status;
     note(`POST ${new URL(url).pathname} answered 404; retrying`);
     await sleep(Math.max(timing.pollMs, 250));
   }

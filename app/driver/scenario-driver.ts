@@ -2,7 +2,7 @@
  * The one driver of the acceptance matrix and the stage checker. Per scenario it resets the mock API, reads
  * its health, sets the scenario's case mode, posts the alert, answers approval requests as the scenario's
  * approver, sends the follow-up once the first run finished, and waits for a quiet journal; it returns what
- * it saw. Each tool judges that evidence its own way (app/acceptance/verdict.ts, app/check/expectations/),
+ * it saw. Each tool judges that evidence its own way (app/acceptance/verdict.ts, app/judges/expectations/),
  * and says in DriverOptions where its driving differs: how long a 404 trigger is retried and what a
  * trigger's answer means, whose approval requests are answered and with what body, whether an unfinished
  * first run ends the scenario.
@@ -12,8 +12,8 @@ import { resumeUrlIn } from '../judging/approval-request.js';
 import type { Facts } from '../judging/questions.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
 import { HealthReadingSchema, type StateReading } from '../mock-api-client/readings.js';
+import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from '../runs/run.js';
 import { postResume, postTrigger, readState, rewriteOrigin, waitUntilSettled } from './moves.js';
-import { hasEnded, type RunSource, type RunView, STIMULUS_HEADER } from './run-watch.js';
 import type { Timing } from './timing.js';
 import { webhookUrl } from './webhook-path.js';
 
@@ -313,7 +313,11 @@ class ScenarioRun {
     const began = performance.now();
     try {
       const headers = { [STIMULUS_HEADER]: this.scenario.facts.eventId };
-      answer = { status: await postTrigger(url, payload, timing, options.note, headers), error: null };
+      const { runs } = options;
+      const listens =
+        runs?.listens === undefined ? undefined : async () => (await runs.listens?.(path)) ?? null;
+      const status = await postTrigger(url, payload, timing, options.note, headers, listens);
+      answer = { status, error: null };
     } catch (error) {
       answer = { status: null, error: error instanceof Error ? error.message : String(error) };
     }

@@ -22,8 +22,13 @@ export const MATRIX_TIMING = {
   n8n: { pollMs: 500, settleMs: 2_000, phaseTimeoutMs: 60_000, approvalLatenessMs: 75_000 },
 } as const satisfies Record<'reference' | 'n8n', Timing>;
 
-/** The stage checker's: n8n's runs start within a second, so a phase that has not ended in 30 s failed. */
+/**
+ * The stage checker's: n8n's runs start within a second, so a phase that has not ended in 30 s failed. A
+ * trainee waits for each stimulus's run to be seen ended (its status polled; the state read after it is the
+ * last word), so n8n is asked every 100 ms: a poll is one small read of n8n and one of the mock API, and a
+ * slower poll adds half its period to every stimulus on average.
+ */
 export const CHECK_TIMING = {
   reference: { ...MATRIX_TIMING.reference, phaseTimeoutMs: 3_000, approvalLatenessMs: 1_000 },
-  n8n: { ...MATRIX_TIMING.n8n, phaseTimeoutMs: 30_000 },
+  n8n: { ...MATRIX_TIMING.n8n, pollMs: 100, phaseTimeoutMs: 30_000 },
 } as const satisfies Record<'reference' | 'n8n', Timing>;

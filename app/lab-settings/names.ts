@@ -14,7 +14,7 @@ export const LAB_NAME_WORDS = "lower-case letters, digits and '-', starting with
 export const REPORT_FILE = 'check-last.json';
 /** Every check a lab ran, one JSON line a check, the newest last. */
 export const HISTORY_FILE = 'check-history.jsonl';
-/** The tutor's explained runs (app/check-report/runs.ts). */
+/** The tutor's explained runs (app/runs/file.ts). */
 export const RUNS_FILE = 'runs.json';
 
 /** Checks the checker keeps in a lab's own history file: a long teaching day is a few dozen; the oldest go first. */

@@ -6,7 +6,7 @@
  * address of the run, the workflow's name, the Webhook node's item and how the run was started.
  */
 import { z } from 'zod';
-import { type RunDetail, type RunFeed, type RunHead, RunTooLargeError } from '../driver/run-watch.js';
+import { type RunDetail, type RunFeed, type RunHead, RunTooLargeError } from '../runs/run.js';
 import { N8nError } from './client.js';
 import { ExecutionSchema, viewOf } from './runs.js';
 

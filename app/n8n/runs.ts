@@ -1,7 +1,7 @@
 /**
  * The runs n8n made for the checker's stimuli, through its public API (`X-N8N-API-KEY`): the execution a
  * stimulus caused is the one of the workflow that listens on the stimulus's webhook path, started after the
- * stimulus was sent, whose data carries the stimulus's event_id. Read as a RunView (app/driver/run-watch.ts):
+ * stimulus was sent, whose data carries the stimulus's event_id. Read as a RunView (app/runs/run.ts):
  * status, the nodes that ran in order with their errors and output, and the editor's address of the run.
  */
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import {
   type RunQuery,
   type RunSource,
   type RunView,
-} from '../driver/run-watch.js';
+} from '../runs/run.js';
 import { N8nError, PublicApi, WorkflowNodeSchema } from './client.js';
 
 /** A short limit per call: a paused or overloaded n8n must not hold the check up for long per poll. */
@@ -64,17 +64,24 @@ export function n8nRunSource(options: N8nRunOptions): RunSource {
   const editor = options.editorUrl.replace(/\/+$/, '');
   const workflowOfPath = new Map<string, string | undefined>();
 
+  /** The published workflow whose Webhook node listens on the path, as n8n says now; undefined: none. A
+   * path written with a leading or trailing slash is the same path to n8n. */
+  async function holderOf(path: string): Promise<string | undefined> {
+    const bare = (p: unknown) => (typeof p === 'string' ? p.replace(/^\/+|\/+$/g, '') : p);
+    const workflows = await api.listWorkflows({ active: true });
+    return workflows.find((w) =>
+      (w.activeVersion?.nodes ?? w.nodes).some(
+        (n) => n.type === 'n8n-nodes-base.webhook' && bare(n.parameters?.path) === bare(path),
+      ),
+    )?.id;
+  }
+
   /** The published workflow whose Webhook node listens on the path; undefined: search every workflow. */
   async function workflowFor(path: string): Promise<string | undefined> {
     if (workflowOfPath.has(path)) return workflowOfPath.get(path);
-    const workflows = await api.listWorkflows({ active: true });
-    const holder = workflows.find((w) =>
-      (w.activeVersion?.nodes ?? w.nodes).some(
-        (n) => n.type === 'n8n-nodes-base.webhook' && n.parameters?.path === path,
-      ),
-    );
-    workflowOfPath.set(path, holder?.id);
-    return holder?.id;
+    const holder = await holderOf(path);
+    workflowOfPath.set(path, holder);
+    return holder;
   }
 
   return {
@@ -105,6 +112,13 @@ export function n8nRunSource(options: N8nRunOptions): RunSource {
       try {
         const parsed = SummarySchema.safeParse(await api.executionSummary(id));
         return parsed.success ? parsed.data.status : null;
+      } catch {
+        return null;
+      }
+    },
+    async listens(path: string): Promise<boolean | null> {
+      try {
+        return (await holderOf(path)) !== undefined;
       } catch {
         return null;
       }

@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { type BusySpan, STIMULUS_HEADER } from '../driver/run-watch.js';
+import { type BusySpan, STIMULUS_HEADER } from '../runs/run.js';
 import type { N8nExport } from '../workflow/export.js';
 import { type HttpAnswer, type HttpCall, type NodeStep, type Resume, runWorkflow } from './engine.js';
 
@@ -31,7 +31,7 @@ export interface SimulatedRun {
   workflow: string;
   /** The webhook path that started it. */
   path: string;
-  /** The stimulus's id (its header, app/driver/run-watch.ts), else the payload's event_id; null: neither. */
+  /** The stimulus's id (its header, app/runs/run.ts), else the payload's event_id; null: neither. */
   eventId: string | null;
   startedAt: Date;
   finishedAt: Date | null;

@@ -1,9 +1,9 @@
 /**
- * The simulator's runs as the checker reads n8n's executions (app/driver/run-watch.ts): found by the
+ * The simulator's runs as the checker reads n8n's executions (app/runs/run.ts): found by the
  * stimulus's id and start time, with each node's output and error, so that the checker's run pointer and
  * its wait that ends with the run hold offline too.
  */
-import type { BusySpan, RunNode, RunSource, RunView } from '../driver/run-watch.js';
+import type { BusySpan, RunNode, RunSource, RunView } from '../runs/run.js';
 import type { SimulatedRun, SimulatorHost } from './host.js';
 
 export function simulatorRuns(host: Pick<SimulatorHost, 'runs' | 'stopRuns'>): RunSource {

@@ -1,6 +1,6 @@
 /**
  * What each stage requires, in words, written once: the stage's goal and every expectation with the stimulus
- * that exercises it. The checker prints these beside PASS and FAIL (app/check/expectations take their texts
+ * that exercises it. The checker prints these beside PASS and FAIL (app/judges/expectations take their texts
  * from here), and the console shows a stage's brief before the trainee checks it. Requirements only, never
  * the solution: no node JSON, no expressions (test/stages/briefs.test.ts holds that, and holds each brief
  * equal to what the checker judges).

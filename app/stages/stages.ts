@@ -10,8 +10,8 @@
  *   1. STAGE_NAMES and STAGE_TITLES, here (compiler: STAGE_TITLES is keyed by StageName);
  *   2. its goal and expectations in ./briefs.ts (compiler: keyed by StageName; test/stages/briefs.test.ts:
  *      the brief lists exactly what the checker judges);
- *   3. its judges in app/check/expectations/<stage>.ts, re-exported by app/check/expectations.ts and listed
- *      in the scenario of app/check/scenarios.ts whose stimulus they judge (test/stages/new-stage.test.ts:
+ *   3. its judges in app/judges/expectations/<stage>.ts, re-exported by app/judges/expectations.ts and listed
+ *      in the scenario of app/judges/scenarios.ts whose stimulus they judge (test/stages/new-stage.test.ts:
  *      every stage is judged by some scenario);
  *   4. its step of the guide's workflow in app/workflow/guide/response.ts, the nodes its table adds
  *      (test/stages/new-stage.test.ts: one step a stage, in order; test/workflow/guide-stages.test.ts: the

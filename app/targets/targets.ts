@@ -4,8 +4,8 @@
  * must be.
  */
 
-import type { RunSource } from '../driver/run-watch.js';
 import { MATRIX_TIMING, type Timing } from '../driver/timing.js';
+import type { RunSource } from '../runs/run.js';
 import { startSimulatorHost } from '../simulator/host.js';
 import { simulatorRuns } from '../simulator/runs.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../workflow/constants.js';

@@ -1,11 +1,11 @@
 /**
  * Which row of the acceptance matrix a trainee's alert is, and which of the checker's expectations judge a
- * run of it: the checker's own (app/check/scenarios.ts), picked by the scenario whose stimulus the alert
+ * run of it: the checker's own (app/judges/scenarios.ts), picked by the scenario whose stimulus the alert
  * is. The checker spreads the expectations of a valid alert's first stages over its below-threshold
  * stimulus; a run of any valid alert of the lab's user is judged by those too.
  */
-import { BELOW_THRESHOLD, resumeAccepted } from '../check/expectations.js';
-import { type Expectation, MAPPED_FIELDS, SCENARIOS, type Scenario } from '../check/scenarios.js';
+import { BELOW_THRESHOLD, resumeAccepted } from '../judges/expectations.js';
+import { type Expectation, MAPPED_FIELDS, SCENARIOS, type Scenario } from '../judges/scenarios.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../workflow/constants.js';
 

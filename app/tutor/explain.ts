@@ -7,11 +7,11 @@
  * it ended (canceled by Reset or in the editor, crashed) says so and is not judged; a waiting run is judged
  * up to its approval request.
  */
-import { DEFAULT_MAPPING } from '../check/mapping.js';
-import { blame, pointerAt, stageOf } from '../check/run-pointer.js';
-import type { Evidence, Facts, Marks } from '../check/scenarios.js';
-import { type BusySpan, type RunDetail, type RunView, STIMULUS_HEADER } from '../driver/run-watch.js';
+import { DEFAULT_MAPPING } from '../judges/mapping.js';
+import { blame, pointerAt, stageOf } from '../judges/run-pointer.js';
+import type { Evidence, Facts, Marks } from '../judges/scenarios.js';
 import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
+import { type BusySpan, type RunDetail, type RunView, STIMULUS_HEADER } from '../runs/run.js';
 import { STAGE_NAMES, STAGE_TITLES } from '../stages/stages.js';
 import { RESPONSE_WEBHOOK_PATH, ROLLBACK_WEBHOOK_PATH } from '../workflow/constants.js';
 import { type Approval, classify, isRollbackTrigger } from './classify.js';

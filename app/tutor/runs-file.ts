@@ -1,5 +1,5 @@
 /**
- * The tutor's ledger, kept in reports/runs.json (app/check-report/runs.ts): the newest summaries, how many
+ * The tutor's ledger, kept in reports/runs.json (app/runs/file.ts): the newest summaries, how many
  * runs were explained in all and, per stage, how many stopped short of it; the newest explanations whole;
  * every run read and the status it was read at. It is the tutor's memory: a console started again reads it
  * and goes on, showing the same verdicts and reading no run again that it has read at the same status. A run
@@ -17,7 +17,7 @@ import {
   type RunsFile,
   RunsFileSchema,
   SEEN_KEPT,
-} from '../check-report/runs.js';
+} from '../runs/file.js';
 import type { StageName } from '../stages/stages.js';
 import { summaryOf } from './explanation.js';
 

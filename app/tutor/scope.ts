@@ -4,8 +4,8 @@
  * event; and whether the state still holds that window at all (goneFromState). The lab's state holds every
  * run the trainee made since the last reset; the checker resets before each stimulus, the tutor scopes.
  */
-import type { BusySpan } from '../driver/run-watch.js';
 import type { JournalEntryReading, StateReading } from '../mock-api-client/readings.js';
+import type { BusySpan } from '../runs/run.js';
 
 /** A write of the run's event this long after its end is a later run's (a run's writes come before it ends). */
 const LATER_WRITE_MS = 1000;
@@ -18,7 +18,7 @@ export interface RunWindow {
   /** Null while the run goes on (it waits): the window reaches now. */
   stoppedAt: string | null;
   /**
-   * When the run was busy, on the same clock (app/driver/run-watch.ts): what happened outside these, while
+   * When the run was busy, on the same clock (app/runs/run.ts): what happened outside these, while
    * it waited for its approval, is not its own. Absent: the whole window is its own.
    */
   busy?: BusySpan[] | undefined;

@@ -3,7 +3,7 @@
  * tutor from explaining, if anything. Types only, so the page's script (app/console/client/) reads the very
  * declaration the server sends.
  */
-import { EXPLAINED_KEPT } from '../check-report/runs.js';
+import { EXPLAINED_KEPT } from '../runs/file.js';
 import type { Explanation } from './explanation.js';
 
 export interface TutorView {

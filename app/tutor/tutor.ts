@@ -10,6 +10,8 @@
  * user's identity asked once; what goes wrong on the way is said once, as the tutor's own state, never as
  * a verdict.
  */
+import type { ApiCaller } from '../mock-api-client/client.js';
+import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
 import {
   type BusySpan,
   hasEnded,
@@ -17,9 +19,7 @@ import {
   type RunFeed,
   type RunHead,
   RunTooLargeError,
-} from '../driver/run-watch.js';
-import type { ApiCaller } from '../mock-api-client/client.js';
-import { type StateReading, StateReadingSchema } from '../mock-api-client/readings.js';
+} from '../runs/run.js';
 import { ListenedPoll } from '../tool-kit/listened-poll.js';
 import { type ExplainInput, explainRun, fromChecker } from './explain.js';
 import type { Explanation } from './explanation.js';
@@ -58,6 +58,14 @@ function windowOf(startedAt: string, status: string, stoppedAt: string | null): 
   const stop = hasEnded(status) && stoppedAt ? Date.parse(stoppedAt) : Number.POSITIVE_INFINITY;
   return [Date.parse(startedAt), Number.isNaN(stop) ? Number.POSITIVE_INFINITY : stop];
 }
+/** A run's busy times: its nodes' (app/runs/run.ts), or its whole window where n8n gave none. */
+const spansOf = (d: RunDetail): readonly BusySpan[] =>
+  d.view.busy ?? [windowOf(d.head.startedAt, d.head.status, d.head.stoppedAt)];
+/**
+ * How long after its end a run waits to be judged while another run that began before that end is still
+ * going (its busy times unknown): runs take about a second; a run going on longer is taken to overlap.
+ */
+const JUDGE_WAIT_MS = 20_000;
 /** Two runs' times this close are taken to overlap: one millisecond, for rounding (one clock, the host's). */
 const OVERLAP_MARGIN_MS = 1;
 interface Progress {
@@ -157,38 +165,21 @@ export class RunTutor extends ListenedPoll<TutorView> {
       .filter((w) => !listed.has(runKey(w.execution_id, w.started_at)))
       .slice(0, FOLLOWED_PER_POLL);
     for (const w of followed) due.push({ id: w.execution_id, startedAt: w.started_at, head: null });
+    // Every run due is read first: the busy times of runs that ended together are known to each other.
+    const read: { run: Due; detail: RunDetail }[] = [];
+    const busyNow = new Map<string, readonly BusySpan[]>();
+    for (const run of due) {
+      const detail = await this.#read(run, progress, busyNow);
+      if (detail !== null) read.push({ run, detail });
+    }
     let state: StateReading | null = null;
     /** When the state was read (this host's clock): with its `now`, the mock API's clock. */
     let stateReadAt = 0;
-    for (const run of due) {
-      let detail: RunDetail | null;
-      try {
-        detail = await this.#feed.detail(run.id);
-      } catch (error) {
-        if (error instanceof RunTooLargeError && run.head !== null) {
-          this.#ledger.see(run.id, run.startedAt, run.head.status);
-          this.#ledger.record(tooLarge(run.head, error));
-          progress.changed = true;
-          continue;
-        }
-        progress.note = `Run ${run.id} cannot be read from n8n (${message(error)}).`;
-        this.#failed(run);
-        continue;
-      }
-      // Gone from n8n, or its id now another run's (a lab made anew): what was said of it stays.
-      if (detail === null || detail.head.startedAt !== run.startedAt) {
-        this.#ledger.see(run.id, run.startedAt, 'gone');
-        const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
-        if (earlier?.verdict === 'waiting') this.#ledger.record(goneWhileWaiting(earlier));
-        progress.changed = true;
-        continue;
-      }
+    for (const { run, detail } of read) {
       const status = detail.head.status;
-      if (fromChecker(detail)) {
-        this.#ledger.see(run.id, run.startedAt, status);
-        continue;
-      }
-      if (!explainable(status) || this.#ledger.seenStatus(run.id, run.startedAt) === status) continue;
+      const overlapping = this.#overlaps(detail, busyNow);
+      // Another run still going may have been busy beside it: judged once that one's times are known.
+      if (overlapping === 'not yet') continue;
       if (state === null) {
         stateReadAt = Date.now();
         state = await this.#state();
@@ -196,7 +187,6 @@ export class RunTutor extends ListenedPoll<TutorView> {
       const identity = await this.#identity(detail);
       let explanation: Explanation;
       try {
-        const overlapping = this.#overlaps(detail);
         const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
         explanation = this.#explain({ detail, state, overlapping, identity, stateReadAt, earlier });
       } catch (error) {
@@ -209,6 +199,48 @@ export class RunTutor extends ListenedPoll<TutorView> {
       this.#ledger.record(explanation);
       progress.changed = true;
     }
+  }
+
+  /**
+   * A due run's data (its busy times noted in busyNow), or null when there is nothing to explain: n8n would not give it (said, tried again),
+   * it is too large (said on its card), gone or its id another run's (what was said of it stays), the
+   * checker's, or already explained at this status.
+   */
+  async #read(
+    run: Due,
+    progress: Progress,
+    busyNow: Map<string, readonly BusySpan[]>,
+  ): Promise<RunDetail | null> {
+    let detail: RunDetail | null;
+    try {
+      detail = await this.#feed.detail(run.id);
+    } catch (error) {
+      if (error instanceof RunTooLargeError && run.head !== null) {
+        this.#ledger.see(run.id, run.startedAt, run.head.status);
+        this.#ledger.record(tooLarge(run.head, error));
+        progress.changed = true;
+        return null;
+      }
+      progress.note = `Run ${run.id} cannot be read from n8n (${message(error)}).`;
+      this.#failed(run);
+      return null;
+    }
+    // Gone from n8n, or its id now another run's (a lab made anew): what was said of it stays.
+    if (detail === null || detail.head.startedAt !== run.startedAt) {
+      this.#ledger.see(run.id, run.startedAt, 'gone');
+      const earlier = this.#ledger.explanationOf(run.id, run.startedAt);
+      if (earlier?.verdict === 'waiting') this.#ledger.record(goneWhileWaiting(earlier));
+      progress.changed = true;
+      return null;
+    }
+    const status = detail.head.status;
+    if (explainable(status)) busyNow.set(runKey(run.id, run.startedAt), spansOf(detail));
+    if (fromChecker(detail)) {
+      this.#ledger.see(run.id, run.startedAt, status);
+      return null;
+    }
+    if (!explainable(status) || this.#ledger.seenStatus(run.id, run.startedAt) === status) return null;
+    return detail;
   }
 
   /** A run n8n would not give: tried again at the next polls, left after MAX_TRIES. */
@@ -225,37 +257,45 @@ export class RunTutor extends ListenedPoll<TutorView> {
 
   /**
    * Another run was busy while this one was: what each sent cannot be told apart. A run's busy spans are
-   * its nodes' times (a run waiting for its approval is not busy while it waits); where they are not known,
-   * its whole window (a run still going: up to now and after).
+   * its nodes' times (a run waiting for its approval is not busy while it waits), read at this poll or
+   * when it was explained; where they are not known, its whole window. A run still going that began
+   * before this one's last node ended may have been busy beside it: 'not yet', until its times are known
+   * (it ends, or waits), or JUDGE_WAIT_MS after this one's end, when its window decides.
    */
-  #overlaps(detail: RunDetail): boolean {
-    const own = detail.view.busy ?? [
-      windowOf(detail.head.startedAt, detail.head.status, detail.head.stoppedAt),
-    ];
-    const others = new Map<string, readonly BusySpan[]>();
+  #overlaps(detail: RunDetail, busyNow: ReadonlyMap<string, readonly BusySpan[]>): boolean | 'not yet' {
+    const own = spansOf(detail);
+    const ownEnd = Math.max(...own.map(([, to]) => to));
+    const others = new Map<string, { spans: readonly BusySpan[]; going: boolean }>();
     for (const e of this.#ledger.explained)
-      others.set(
-        runKey(e.execution_id, e.started_at),
-        e.busy ?? [windowOf(e.started_at, e.status, e.stopped_at)],
-      );
+      others.set(runKey(e.execution_id, e.started_at), {
+        spans: e.busy ?? [windowOf(e.started_at, e.status, e.stopped_at)],
+        going: false,
+      });
     for (const h of this.#heads) {
+      const key = runKey(h.id, h.startedAt);
       const known = this.#ledger.explanationOf(h.id, h.startedAt);
+      const read = busyNow.get(key);
       // Read at the status it has now: busy as read (a waiting run, up to its wait); else its window.
       const spans =
-        known?.busy !== undefined && known.status === h.status && h.status !== 'running'
+        read ??
+        (known?.busy !== undefined && known.status === h.status && h.status !== 'running'
           ? known.busy
-          : [windowOf(h.startedAt, h.status, h.stoppedAt)];
-      others.set(runKey(h.id, h.startedAt), spans);
+          : [windowOf(h.startedAt, h.status, h.stoppedAt)]);
+      others.set(key, { spans, going: read === undefined && (h.status === 'running' || h.status === 'new') });
     }
     others.delete(runKey(detail.head.id, detail.head.startedAt));
-    for (const spans of others.values())
+    let unknown = false;
+    for (const { spans, going } of others.values())
       for (const [from, to] of spans)
         if (
           !Number.isNaN(from) &&
           own.some(([a, b]) => from <= b + OVERLAP_MARGIN_MS && a <= to + OVERLAP_MARGIN_MS)
-        )
-          return true;
-    return false;
+        ) {
+          if (!going) return true;
+          unknown = true;
+        }
+    if (!unknown) return false;
+    return Number.isFinite(ownEnd) && Date.now() - ownEnd < JUDGE_WAIT_MS ? 'not yet' : true;
   }
 
   async #state(): Promise<StateReading> {

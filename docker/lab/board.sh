@@ -74,7 +74,7 @@ board_url() {
       case "$key" in LAB_BIND) bind=$value ;; "$2") port=$value ;; esac
     done <"$file"
   fi
-  if [[ $port =~ ^[0-9]{1,5}$ && $bind =~ ^[0-9.]{7,15}$ ]]; then echo "\"http://$bind:$port\""; else echo null; fi
+  if [[ $port =~ ^[0-9]{1,5}$ && $bind =~ ^[0-9.]{7,15}$ ]]; then echo "\"$(scheme_of_bind "$bind")://$bind:$port\""; else echo null; fi
 }
 
 # board_write_states DIR LINES: DIR/states.json from board_states' lines, whole or not at all (temp + mv),
@@ -136,7 +136,7 @@ board_where() {
   address=$(docker port "$BOARD_CONTAINER" 8080/tcp 2>/dev/null | head -n 1)
   secret=$(sed -n 's/^CLASS_BOARD_SECRET=//p' "$(board_env_file)" 2>/dev/null | tail -n 1)
   if [ -n "$secret" ] && [ "${address%:*}" != 127.0.0.1 ]; then
-    echo "http://$address/login#secret=$secret"
+    echo "https://$address/login#secret=$secret"
   else
     echo "http://$address/"
   fi
@@ -168,12 +168,13 @@ board_start() {
   local name mounts=()
   for name in $1; do mounts+=(--mount "type=volume,source=$(board_volume "$name"),target=/labs/$name,readonly"); done
   docker rm -f "$BOARD_CONTAINER" >/dev/null 2>&1 || true
-  CLASS_BOARD_SECRET=$4 docker run -d --rm --name "$BOARD_CONTAINER" --label soar-lab.class-board=1 \
+  CLASS_BOARD_SECRET=$4 BOARD_TLS_CERT=${BOARD_TLS_CERT:-} BOARD_TLS_KEY=${BOARD_TLS_KEY:-} docker run -d --rm --name "$BOARD_CONTAINER" --label soar-lab.class-board=1 \
     --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 --init \
     --memory 128m --pids-limit 64 --tmpfs /tmp:size=1m \
     --network "$BOARD_NETWORK" -p "$2:$3:8080" \
     -e BOARD_HOST=0.0.0.0 -e BOARD_PORT=8080 -e BOARD_LABS=/labs -e BOARD_SAVED=/saved \
     -e BOARD_STATES=/board/states.json -e BOARD_ALLOWED_HOSTS="$2" -e CLASS_BOARD_SECRET \
+    -e BOARD_TLS_CERT -e BOARD_TLS_KEY -e BOARD_PUBLIC_PORT="$3" \
     --mount "type=bind,source=$(board_dir),target=/board,readonly" \
     --mount "type=bind,source=$ROOT/reports,target=/saved,readonly" \
     ${mounts[@]+"${mounts[@]}"} "$BOARD_IMAGE" node dist/app/classroom/board-main.js >/dev/null
@@ -197,7 +198,7 @@ board_stop() {
 }
 
 cmd_class_board() {
-  local port=${CLASS_BOARD_PORT:-8080} bind=${LAB_BIND:-127.0.0.1} dir secret="" mounted want states i
+  local port=${CLASS_BOARD_PORT:-8080} bind=${LAB_BIND:-127.0.0.1} dir secret="" mounted want states i curl_tls BOARD_TLS_CERT BOARD_TLS_KEY
   class_names
   need_docker
   in_range "$port" 1 65535 || die "CLASS_BOARD_PORT=$port is not a port number (1-65535)"
@@ -217,7 +218,15 @@ cmd_class_board() {
     die "$bind:$port is in use: make class-board ROSTER=$ROSTER CLASS_BOARD_PORT=<another port>"
   mkdir -p "$dir" "$ROOT/reports"
   chmod 755 "$dir"
-  [ "$bind" = 127.0.0.1 ] || secret=$(board_secret)
+  BOARD_TLS_CERT="" BOARD_TLS_KEY="" curl_tls=()
+  if [ "$(scheme_of_bind "$bind")" = https ]; then
+    secret=$(board_secret)
+    # On a classroom address the board speaks TLS only, with the address's certificate (docker/lab/tls.sh).
+    LAB_BIND=$bind LAB_SCHEME=https tls_lab_env
+    BOARD_TLS_CERT=$CONSOLE_TLS_CERT BOARD_TLS_KEY=$CONSOLE_TLS_KEY
+    curl_tls=(--cacert "$(tls_dir)/class-ca.pem")
+    [ -f "$(tls_dir)/$bind.own" ] && curl_tls=(-k)
+  fi
   states=$(board_states) || die "could not read the labs' states from Docker"
   board_write_states "$dir" "$states" || die "could not write $dir/states.json"
   board_network
@@ -226,10 +235,11 @@ cmd_class_board() {
   mounted=$(board_volumes) || mounted=""
   board_start "$mounted" "$bind" "$port" "$secret" || die "the board's container did not start"
   for ((i = 0; i < 40; i++)); do
-    curl -fsS -o /dev/null "http://$bind:$port/health" 2>/dev/null && break
+    curl -fsS ${curl_tls[@]+"${curl_tls[@]}"} -o /dev/null "$([ -n "$BOARD_TLS_CERT" ] && echo https || echo http)://$bind:$port/health" 2>/dev/null && break
     sleep 0.5
   done
   say "the class board: $(board_where)   ($(echo "$CLASS" | wc -w) labs; Ctrl-C stops it)"
+  [ -z "$BOARD_TLS_CERT" ] || say "$(tls_roster_lines | sed 's/^# //')"
   while true; do
     if states=$(board_states); then board_write_states "$dir" "$states" || true; else say "Docker did not answer; the board's lab states wait"; fi
     board_clear_releases

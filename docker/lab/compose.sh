@@ -55,6 +55,7 @@ compose() {
   local args=(-p "$PROJECT" --project-directory "$ROOT") f files
   read -r -a files <<<"${LAB_COMPOSE_FILES:-compose.yaml}"
   for f in "${files[@]}"; do args+=(-f "$f"); done
+  tls_lab_env
   if [ -f "$ENV_FILE" ]; then
     docker compose "${args[@]}" --env-file "$ENV_FILE" "$@"
   else

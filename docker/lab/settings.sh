@@ -49,6 +49,10 @@ valid_port() { in_range "$1" 1 65535; }
 
 # load_settings [SLOT]: reads and checks the settings, derives the addresses, exports what compose.yaml
 # interpolates. SLOT (default 0) only matters for a lab that has no settings file yet.
+# scheme_of_bind ADDRESS: how a lab (and the class board) published on ADDRESS is reached: on a classroom
+# address TLS only (docker/lab/tls.sh), on loopback plain HTTP.
+scheme_of_bind() { if [ "$1" = 127.0.0.1 ]; then echo http; else echo https; fi; }
+
 load_settings() {
   local slot=${1:-0} first bits name
   LAB_MODE=$(setting LAB_MODE "$DEFAULT_LAB_MODE")
@@ -98,14 +102,16 @@ load_settings() {
   # lab, named so that the walls service can name them (compose.yaml).
   LAB_BRIDGE_PREFIX=$(printf 'soar-%06x' $((first >> 8)))
   # What a trainee opens: the lab's ports, on the proxy's name when a TLS proxy fronts it.
+  LAB_SCHEME=http
   if [ -n "$LAB_PUBLIC_ORIGIN" ]; then
     EDITOR_URL=$LAB_PUBLIC_ORIGIN:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_PUBLIC_ORIGIN:$LAB_CONSOLE_PORT
   else
-    EDITOR_URL=http://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=http://$LAB_BIND:$LAB_CONSOLE_PORT
+    LAB_SCHEME=$(scheme_of_bind "$LAB_BIND")
+    EDITOR_URL=$LAB_SCHEME://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_SCHEME://$LAB_BIND:$LAB_CONSOLE_PORT
   fi
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
-  export LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
+  export LAB_SCHEME LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
     LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX
 }
 

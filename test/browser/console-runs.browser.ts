@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunsFileSchema } from '../../app/check-report/runs.js';
+import { RunsFileSchema } from '../../app/runs/file.js';
 import type { TutorView } from '../../app/tutor/tutor-view.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERTS } from '../../app/workflow/scenario.js';
 import { type ConsoleLab, startConsoleLab } from '../console/harness.js';

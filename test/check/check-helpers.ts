@@ -70,7 +70,7 @@ export function hintsOf(report: CheckReport, stage: StageName): string[] {
   return report.results.filter((r) => r.stage === stage && r.status === 'fail').map((r) => r.hint ?? '');
 }
 
-/** A FAIL's detail as app/check/expectations/kit.ts `gap` words it: `<subject>: want <x>, got <y>`. */
+/** A FAIL's detail as app/judges/expectations/kit.ts `gap` words it: `<subject>: want <x>, got <y>`. */
 export const WANT_GOT = /^.+: want .+, got .+$/;
 
 /** The failed results whose detail is missing or not in the want/got form (none, when all is well). */

@@ -6,6 +6,8 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { formatResults, runCheck, runLine } from '../../app/check/run-check.js';
+import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
+import { historyLineOf } from '../../app/check-report/history.js';
 import {
   blame,
   nothingRan,
@@ -13,10 +15,8 @@ import {
   type PhaseEnd,
   pointAt,
   stageOf,
-} from '../../app/check/run-pointer.js';
-import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
-import { historyLineOf } from '../../app/check-report/history.js';
-import type { RunLookup, RunNode, RunSource, RunView } from '../../app/driver/run-watch.js';
+} from '../../app/judges/run-pointer.js';
+import type { RunLookup, RunNode, RunSource, RunView } from '../../app/runs/run.js';
 import { startReferenceTarget } from '../../app/targets/targets.js';
 import { checkReference, failedStages, TEST_TIMING } from './check-helpers.js';
 

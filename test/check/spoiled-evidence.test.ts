@@ -6,9 +6,9 @@
  * did everything twice.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WORDS } from '../../app/check/expectations.js';
 import { runCheck } from '../../app/check/run-check.js';
-import { type Evidence, SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
+import { WORDS } from '../../app/judges/expectations.js';
+import { type Evidence, SCENARIOS, type Scenario } from '../../app/judges/scenarios.js';
 import type { StateReading } from '../../app/mock-api-client/readings.js';
 import { checkReference, WANT_GOT } from './check-helpers.js';
 

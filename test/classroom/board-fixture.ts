@@ -15,11 +15,11 @@ import {
   writeFileAtomic,
 } from '../../app/check-report/history.js';
 import type { CheckReport } from '../../app/check-report/report.js';
-import { RUNS_FILE, type RunsFile } from '../../app/check-report/runs.js';
 import type { BoardDeps } from '../../app/classroom/board-app.js';
 import { createBoardApp } from '../../app/classroom/board-app.js';
 import type { StatesFile } from '../../app/classroom/class-input.js';
 import { LabFolders } from '../../app/classroom/lab-folders.js';
+import { RUNS_FILE, type RunsFile } from '../../app/runs/file.js';
 import { type Served, serveOnLoopback } from '../helpers/loopback-http.js';
 
 export type { Served };

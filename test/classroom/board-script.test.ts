@@ -153,6 +153,23 @@ describe('board.sh: each lab’s state', () => {
   });
 });
 
+describe('the board’s links to a lab on a classroom address', () => {
+  it('are https, as the lab serves them (loopback stays http)', async () => {
+    writeFileSync(
+      join(labDir, 'labs', 'dana.env'),
+      'LAB_BIND=10.0.0.5\nLAB_EDITOR_PORT=5680\nLAB_CONSOLE_PORT=8090\n',
+    );
+    const dir = join(fake, 'state-tls');
+    mkdirSync(dir);
+    const r = await board(['board_write_states', dir, 'dana running\n']);
+    expect(r.code).toBe(0);
+    const states = StatesFileSchema.parse(JSON.parse(readFileSync(join(dir, 'states.json'), 'utf8')));
+    expect(states.labs.map((lab) => [lab.editor_url, lab.console_url])).toEqual([
+      ['https://10.0.0.5:5680', 'https://10.0.0.5:8090'],
+    ]);
+  });
+});
+
 describe('make class-board', () => {
   const fresh = () => {
     mkdirSync(join(labDir, 'labs', 'class-board'), { recursive: true });
@@ -176,7 +193,7 @@ describe('make class-board', () => {
     writeFileSync(join(labDir, 'labs', 'class-board.env'), 'CLASS_BOARD_SECRET=0123456789abcdef\n');
     fresh();
     const r = await board(['cmd_class_board']);
-    expect(r.stdout).toContain('http://10.0.0.5:8080/login#secret=0123456789abcdef');
+    expect(r.stdout).toContain('https://10.0.0.5:8080/login#secret=0123456789abcdef');
   });
 
   it.each([

@@ -11,6 +11,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$ROOT/docker/lab/settings.sh"
 # shellcheck source=../../docker/lab/compose.sh
 . "$ROOT/docker/lab/compose.sh"
+# shellcheck source=../../docker/lab/tls.sh
+. "$ROOT/docker/lab/tls.sh"
 # shellcheck source=../../docker/lab/class.sh
 . "$ROOT/docker/lab/class.sh"
 # shellcheck source=../../docker/lab/board.sh

@@ -5,13 +5,8 @@
  */
 
 import { type CheckReport, CheckReportSchema, type RunPointer } from '../../app/check-report/report.js';
-import {
-  type RunSummary,
-  RunSummarySchema,
-  type RunsFile,
-  RunsFileSchema,
-} from '../../app/check-report/runs.js';
 import type { ClassInput, LabState } from '../../app/classroom/class-input.js';
+import { type RunSummary, RunSummarySchema, type RunsFile, RunsFileSchema } from '../../app/runs/file.js';
 import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 
 const AT = '2026-11-24T09:41:07.000Z';

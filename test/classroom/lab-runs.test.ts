@@ -5,12 +5,12 @@
  * *.browser.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../app/check-report/runs.js';
 import type { ClassInput } from '../../app/classroom/class-input.js';
 import { buildClassReport } from '../../app/classroom/class-report.js';
 import { labRunsOf, triesText } from '../../app/classroom/lab-runs.js';
 import { renderCsv } from '../../app/classroom/render-csv.js';
 import { renderHtml } from '../../app/classroom/render-html.js';
+import type { RunSummary } from '../../app/runs/file.js';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { BOB_RUN_URL, BOB_RUNS, CLASS, checkReport, runsFile, tutorRun } from './class-fixture.js';
 

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleApp } from '../../app/console/app.js';
 import { Sessions } from '../../app/console/session.js';
-import type { RunDetail, RunFeed, RunHead } from '../../app/driver/run-watch.js';
 import type { ApiCaller } from '../../app/mock-api-client/client.js';
+import type { RunDetail, RunFeed, RunHead } from '../../app/runs/run.js';
 import type { ExplainInput } from '../../app/tutor/explain.js';
 import type { Explanation } from '../../app/tutor/explanation.js';
 import { RunTutor } from '../../app/tutor/tutor.js';

@@ -33,6 +33,7 @@ const LIMITS: GateLimits = {
   firstByteMs: 300,
   idleMs: 2000,
   endGraceMs: 200,
+  maxLifeMs: null,
 };
 /** How late a timer may fire while 10,000 connections come and go in this one process. */
 const SLACK_MS = 1000;

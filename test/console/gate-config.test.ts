@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gateLimits, loadConsoleConfig } from '../../app/console/config.js';
 
 describe("the console's gate settings", () => {
-  it('defaults: 256 connections, 64 a client, 10 s to the first byte, 180 s quiet, 5 s after an end; no subnet', () => {
+  it('defaults: 256 connections, 64 a client, 10 s to the first byte, 180 s quiet, 5 s after an end, an hour in all; no subnet', () => {
     const config = loadConsoleConfig({});
     expect(gateLimits(config)).toEqual({
       maxConnections: 256,
@@ -14,6 +14,7 @@ describe("the console's gate settings", () => {
       firstByteMs: 10_000,
       idleMs: 180_000,
       endGraceMs: 5_000,
+      maxLifeMs: 3_600_000,
     });
     expect(config.n8nAllowedSubnet).toBeUndefined();
   });
@@ -25,6 +26,7 @@ describe("the console's gate settings", () => {
       EDITOR_GATE_FIRST_BYTE_SECONDS: '5',
       EDITOR_GATE_IDLE_SECONDS: '300',
       EDITOR_GATE_END_GRACE_SECONDS: '2',
+      EDITOR_GATE_MAX_LIFE_SECONDS: '600',
       N8N_URL: 'http://n8n:5678',
       N8N_ALLOWED_SUBNET: '172.30.66.192/26',
     });
@@ -34,6 +36,7 @@ describe("the console's gate settings", () => {
       firstByteMs: 5000,
       idleMs: 300_000,
       endGraceMs: 2000,
+      maxLifeMs: 600_000,
     });
     expect(config.n8nAllowedSubnet?.cidr).toBe('172.30.66.192/26');
     expect(config.n8nAllowedSubnet?.includes('172.30.66.194')).toBe(true);

@@ -16,6 +16,7 @@ export const SHORT: GateLimits = {
   firstByteMs: 300,
   idleMs: 1500,
   endGraceMs: 200,
+  maxLifeMs: null,
 };
 
 /** Every bound off: the gate as it was before it had any. */
@@ -25,6 +26,7 @@ export const UNBOUNDED: GateLimits = {
   firstByteMs: null,
   idleMs: null,
   endGraceMs: null,
+  maxLifeMs: null,
 };
 
 const servers: Server[] = [];

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAPPING, MappingSchema } from '../../app/check/mapping.js';
+import { DEFAULT_MAPPING, MappingSchema } from '../../app/judges/mapping.js';
 
 const DOC = readFileSync(new URL('../../docs/acceptance.md', import.meta.url), 'utf8');
 const section = /^## The mapping file\n([\s\S]*?)^## /m.exec(DOC)?.[1] ?? '';

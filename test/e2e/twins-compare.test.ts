@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
-import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
+import { scenariosFor, stagesUpTo } from '../../app/judges/scenarios.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import {
   compareSides,

@@ -20,8 +20,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CASE_NAMES } from '../../app/acceptance/verdict.js';
-import { scenariosFor, stagesUpTo } from '../../app/check/scenarios.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
+import { scenariosFor, stagesUpTo } from '../../app/judges/scenarios.js';
 import { compareSides, expectedNames, formatLines, uncompared } from './twins-compare.js';
 import { collectStates, type Side, type SideRun } from './twins-run.js';
 

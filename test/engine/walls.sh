@@ -152,12 +152,31 @@ walls_lan_mode() {
   fi
   pass "a lab published on the classroom side comes up (LAB_BIND=10.250.0.1)"
   console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${lan_project}_editor\").IPAddress}}" "$(container_of "$lan_project" console)")
-  control_reach "client -> that lab's console on its published address 10.250.0.1:8090" client_reaches http://10.250.0.1:8090/api/session
-  control_reach "client -> its editor gate on its published address 10.250.0.1:5690" client_reaches http://10.250.0.1:5690/healthz
+  # On the classroom side both ports speak TLS only, with the class CA's certificate (docker/lab/tls.sh):
+  # the client trusts that CA alone and gets a status line over https; plain HTTP reaches the port and
+  # is answered no status line (the same port, the same client: the https line is its control).
+  control_reach "client -> that lab's console over https://10.250.0.1:8090 (class CA)" client_https https://10.250.0.1:8090/api/session
+  control_reach "client -> its editor gate over https://10.250.0.1:5690 (class CA)" client_https https://10.250.0.1:5690/healthz
+  check "client -> that lab's console in plain HTTP: no status line" client_plain_unanswered http://10.250.0.1:8090/api/session
+  check "client -> its editor gate in plain HTTP: no status line" client_plain_unanswered http://10.250.0.1:5690/healthz
   refute_reach "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
   refute_reach "client -> its editor gate by its address $console_ip:5678" in_client_ns "http://$console_ip:5678/healthz"
   check "make down LAB_FORCE_DOWN=1 removes it, and its walls' rules with it" \
     lan_lab_down
+}
+
+# client_https URL: an https GET from the client, trusting the class CA alone; exits 0 with the status line.
+client_https() {
+  timeout 20 nsenter --net="/var/run/netns/$WALLS_CLIENT_NETNS" node -e 'const fs=require("fs");
+require("https").get(process.argv[1],{ca:fs.readFileSync(process.argv[2]),timeout:5000},r=>{console.log("reached: HTTP "+r.statusCode);process.exit(0)})
+.on("error",e=>{console.log("no answer: "+e.code);process.exit(1)})' "$1" "$ROOT/labs/tls/class-ca.pem"
+}
+# client_plain_unanswered URL: plain HTTP from the client reaches the port and gets no HTTP status line.
+client_plain_unanswered() {
+  local said
+  said=$(in_client_ns "$1" || true)
+  echo "$said"
+  grep -q '^reached' <<<"$said" && ! grep -q 'answered "HTTP/' <<<"$said"
 }
 
 lan_lab_down() {

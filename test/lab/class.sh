@@ -289,10 +289,10 @@ class_down_one() {
 }
 
 # connection_refused URL: the connection to URL refused (curl's exit 7), its exit status printed; a
-# connection that is made, whatever follows (a status line, a close, a reset), is not refused.
+# connection that is made, whatever follows (a TLS hello, a status line, a close, a reset), is not.
 connection_refused() {
   local rc=0
-  in_ns curl -s -o /dev/null --max-time 5 "$1" || rc=$?
+  in_ns curl -sk -o /dev/null --max-time 5 "$1" || rc=$?
   echo "curl exit $rc"
   [ "$rc" = 7 ]
 }
@@ -300,18 +300,22 @@ connection_refused() {
 # Published beyond loopback (LAB_BIND), the console answers on that address only and nothing but its
 # login without the lab's secret; with it, the state.
 bound_console_asks_for_the_secret() {
-  local env=labs/offline.env port secret jar=$WORK/console.jar
+  local env=labs/offline.env port secret jar=$WORK/console.jar ca=$ROOT/labs/tls/class-ca.pem
   port=$(env_of "$env" LAB_CONSOLE_PORT)
   secret=$(env_of "$env" CONSOLE_SECRET)
   check "the settings hold a console secret for the published lab" test -n "$secret"
-  check "without it: GET /api/state answers 401 on 127.0.0.2:$port" \
-    test "$(http_code GET "http://127.0.0.2:$port/api/state")" = 401
-  check "nothing listens on 127.0.0.1:$port (the connection refused: any answer, a status line or none, fails)" \
-    connection_refused "http://127.0.0.1:$port/"
-  refute "control: the same probe at 127.0.0.2:$port connects" connection_refused "http://127.0.0.2:$port/"
-  console_sign_in "http://127.0.0.2:$port" "$secret" "$jar" >/dev/null
+  # Off loopback the console speaks TLS only, with the class CA's certificate (docker/lab/tls.sh).
+  check "without it: GET /api/state answers 401 on https://127.0.0.2:$port (curl trusting the class CA only)" \
+    test "$(in_ns curl -s -o /dev/null -w '%{http_code}' --cacert "$ca" "https://127.0.0.2:$port/api/state")" = 401
+  check "plain HTTP to 127.0.0.2:$port gets no answer (000: no status line)" \
+    test "$(in_ns curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.2:$port/api/state")" = 000
+  check "nothing listens on 127.0.0.1:$port (the connection refused: any answer, a TLS hello, a status line or none, fails)" \
+    connection_refused "https://127.0.0.1:$port/"
+  refute "control: the same probe at 127.0.0.2:$port connects" connection_refused "https://127.0.0.2:$port/"
+  in_ns curl -s -o /dev/null --cacert "$ca" -c "$jar" -X POST "https://127.0.0.2:$port/login" \
+    -H "origin: https://127.0.0.2:$port" --data-urlencode "secret=$secret" >/dev/null
   check "with the secret (POST /login), the console's state" \
-    test "$(in_ns curl -s -o /dev/null -w '%{http_code}' -b "$jar" "http://127.0.0.2:$port/api/state")" = 200
+    test "$(in_ns curl -s -o /dev/null -w '%{http_code}' --cacert "$ca" -b "$jar" "https://127.0.0.2:$port/api/state")" = 200
 }
 
 CLASS_BUNDLE=$WORK/soar-lab-images.tar.gz

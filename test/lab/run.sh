@@ -156,7 +156,7 @@ selected() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 CLASS_GATE=$WORK/gate-class
 after_the_class() { if selected class; then part_gate_wait class 1200; fi; }
 if selected exercise; then
-  timed exercise_up exercise_guide_shots exercise_build exercise_starters exercise_tutor exercise_truth
+  timed exercise_up exercise_guide_shots exercise_build exercise_starters_in_chromium exercise_tutor exercise_truth
 fi
 # What drives Chromium and times the tutor is over: LAB_TEST_CHROMIUM_DONE (a file) tells a caller that
 # runs other suites beside this one (.ci/run) that it may start them now.
@@ -173,7 +173,7 @@ if selected update; then
   fi
 fi
 if selected exercise; then
-  timed exercise_isolation exercise_walls exercise_secrets exercise_reset k8s_setup_in_lab exercise_keep
+  timed exercise_starters_beside exercise_isolation exercise_walls exercise_secrets exercise_reset k8s_setup_in_lab exercise_keep
 fi
 parts_join
 if selected exercise; then timed exercise_keep_restart exercise_down; fi

@@ -162,12 +162,15 @@ starter_failure_points_at_run() {
   sed 's/^/        /' "$WORK/console-run" 2>/dev/null
 }
 
+# exercise_starters [STAGE...]: the stages given (default LAB_STARTER_STAGES). test/lab/run.sh runs enrich
+# (Chromium opens its run) with the steps that drive Chromium, and the rest beside the other parts.
 exercise_starters() {
-  log "starters: the guide's workflow up to the stage before, taken on through the guide's next stage"
+  local stages=${*:-$LAB_STARTER_STAGES}
+  log "starters ($stages): the guide's workflow up to the stage before, taken on through the guide's next stage"
   local started=$SECONDS stage before after name out rc trainee_published
   trainee_published=$(lab_trainee --list | grep -c '^My Suspicious Login .*	published' || true)
   check "the trainee unpublishes their own workflows (the starters take the webhook path)" lab_trainee --unpublish
-  for stage in $LAB_STARTER_STAGES; do
+  for stage in $stages; do
     before=$(guide_stage_file "$stage" -1)
     after=$(guide_stage_file "$stage")
     name="Starter: up to $(stage_title "$(basename "$before" .json | cut -c10-)")"
@@ -187,5 +190,12 @@ exercise_starters() {
   if [ "$trainee_published" -gt 0 ]; then
     check "the trainee publishes their own workflows again" trainee all
   fi
-  STARTERS_SECONDS=$((SECONDS - started))
+  STARTERS_SECONDS=$((${STARTERS_SECONDS:-0} + SECONDS - started))
 }
+# The starters that need no Chromium (every one but enrich), beside the other parts.
+exercise_starters_beside() {
+  local stage rest=()
+  for stage in $LAB_STARTER_STAGES; do [ "$stage" = enrich ] || rest+=("$stage"); done
+  [ "${#rest[@]}" = 0 ] || exercise_starters "${rest[@]}"
+}
+exercise_starters_in_chromium() { case " $LAB_STARTER_STAGES " in *" enrich "*) exercise_starters enrich ;; esac; }

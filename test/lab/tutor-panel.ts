@@ -28,7 +28,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { BrowserContext } from 'playwright-core';
-import { RunsFileSchema } from '../../app/check-report/runs.js';
+import { RunsFileSchema } from '../../app/runs/file.js';
 import { alertPayload, LAB_ADDRESS, LAB_USER, TEST_ALERTS } from '../../app/workflow/scenario.js';
 import { ACTION_MS, currentStep, doing, say, VIEWPORT } from '../editor/editor-kit.js';
 import { launchChromium } from '../helpers/chromium.js';

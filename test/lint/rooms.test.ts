@@ -1,8 +1,11 @@
 /**
  * The rooms of app/ and which may import which, written once: a room imports only the rooms below it here,
  * so the stage checker and the acceptance matrix are siblings over the driver and the judging they share,
- * the console imports no tool, the mock API imports no tool, and app/n8n is the only client of n8n's API. No import cycle,
- * between files or between rooms. Also: no source file in app/ or bench/ over 400 lines.
+ * the checker and the tutor siblings over the judges of the stages they share,
+ * the console imports no tool and builds no mock API (it imports the mock API's schemas and fixed directory,
+ * api/schemas, and serves a generated copy of its OpenAPI document), the mock API imports no tool, and
+ * app/n8n is the only client of n8n's API. No import cycle, between files or between rooms. Also: no source
+ * file in app/ or bench/ over 400 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -13,7 +16,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The lab console: the trainee's page, its API (state, approvals, checks, starters) and its sign-in. */
   console: [
     'service-kit',
-    'api',
     'tool-kit',
     'driver',
     'judging',
@@ -25,47 +27,64 @@ const ALLOWED: Record<string, readonly string[]> = {
     'lab-settings',
     'stages',
     'tutor',
+    'runs',
   ],
   /**
    * The tutor: each run a trainee makes, read from n8n's execution data and the mock API's journal, judged
-   * by the checker's own expectations, explained as it ends; its file for the class tools.
+   * by the judges the checker uses, explained as it ends; its file for the class tools.
    */
-  tutor: ['check', 'check-report', 'driver', 'judging', 'mock-api-client', 'stages', 'workflow', 'tool-kit'],
+  tutor: ['judges', 'check-report', 'runs', 'judging', 'mock-api-client', 'stages', 'workflow', 'tool-kit'],
   /** The acceptance matrix: its cases, their verdicts over the driver's evidence, its report. */
   acceptance: ['tool-kit', 'driver', 'judging', 'mock-api-client', 'targets', 'workflow'],
-  /** The stage checker: its scenarios, one file of expectations per stage, the broken variants of the workflow. */
+  /**
+   * The stage checker: the stages it checks run through the driver on a target, judged by the judges below,
+   * the report and the history written; the broken variants of the workflow.
+   */
   check: [
     'tool-kit',
     'driver',
-    'judging',
+    'judges',
     'check-report',
     'mock-api-client',
     'n8n',
     'targets',
     'workflow',
     'stages',
+    'runs',
   ],
+  /**
+   * The judges of the stages, which the checker and the tutor share: the scenarios (a stimulus and the
+   * expectations that judge what it left), one file of expectations per stage, the evidence they read, the
+   * mapping of the alert's fields, and the run pointer that names the node to blame.
+   */
+  judges: ['driver', 'judging', 'check-report', 'mock-api-client', 'n8n', 'workflow', 'stages', 'runs'],
   /** The trainer's class tools: the class report and the live class board. */
-  classroom: ['service-kit', 'check-report', 'lab-settings', 'stages'],
+  classroom: ['service-kit', 'runs', 'check-report', 'lab-settings', 'stages'],
   /** The one client of n8n's API, and the CLI the lab's tools container runs (setup, solution, restore). */
-  n8n: ['tool-kit', 'driver', 'judging', 'workflow', 'lab-settings', 'stages'],
+  n8n: ['tool-kit', 'driver', 'judging', 'runs', 'workflow', 'lab-settings', 'stages'],
   /** What the matrix and the checker run against: the reference on the simulator, n8n, their flags. */
-  targets: ['tool-kit', 'driver', 'mock-api-client', 'simulator', 'workflow', 'lab-settings'],
+  targets: ['tool-kit', 'driver', 'runs', 'mock-api-client', 'simulator', 'workflow', 'lab-settings'],
   /**
    * The workflow run without n8n: the subset of n8n 2.x the guide's workflow uses (its nodes, expressions and
    * Code in a sandbox), behind n8n's trigger and resume URLs, its runs read as n8n's executions.
    */
-  simulator: ['driver', 'workflow'],
+  simulator: ['runs', 'workflow'],
   /**
    * The one scenario driver: it posts a stimulus to a workflow target, answers approvals at the resume URL,
    * watches the run and waits for a quiet journal; with its timing and how a webhook path is typed.
    */
-  driver: ['judging', 'mock-api-client'],
+  driver: ['judging', 'runs', 'mock-api-client'],
   /**
    * What the matrix's verdicts and the checker's expectations both ask of the destination state (the judging
    * kernel), what an approval request is, and reading a JSON value by its path.
    */
   judging: ['mock-api-client'],
+  /**
+   * One model of a run, which the driver, the simulator, n8n's client, the checker, the tutor, the console
+   * and the class tools share: a run as a workflow target shows it (its nodes, its status, when it was busy,
+   * the list of runs and one run's data), and the tutor's file of the runs it explained (reports/runs.json).
+   */
+  runs: ['check-report', 'lab-settings'],
   /** The stage checker's result files, which the console and the class tools read: the report, the history. */
   'check-report': ['lab-settings', 'stages'],
   /**
@@ -75,15 +94,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   'mock-api-client': ['api'],
   /** What a lab tool's entry shares: its run and exit code, where its lines go, n8n's key read from a file. */
   'tool-kit': [],
-  /** The mock API: entry, app, settings, server, OpenAPI document, over its four parts below. */
+  /**
+   * The mock API: entry, app, settings, server, OpenAPI document (and the console's copy of it, generated), over
+   * its four parts below.
+   */
   api: ['service-kit', 'api/http', 'api/routes', 'api/store', 'api/schemas'],
   /** The mock API's routes, one module a resource. */
   'api/routes': ['api/http', 'api/schemas', 'api/store'],
   /** The mock API's HTTP layer: who may call, body parsing, errors, the request journal and log. */
   'api/http': ['service-kit', 'api/schemas', 'api/store'],
-  /** The mock API's state: identities, cases and the case connector, notifications, the blocklist, the clock. */
+  /** The mock API's state: cases and the case connector, notifications, the blocklist, the clock. */
   'api/store': ['api/schemas'],
-  /** The mock API's zod schemas, the one declaration of every body it takes and gives. */
+  /**
+   * The mock API's zod schemas, the one declaration of every body it takes and gives, and the fixed identity
+   * directory it answers from (which the console's tutor reads too).
+   */
   'api/schemas': ['workflow'],
   /** The exercise's workflow as the guide builds it (guide/), its constants and scenario, written once. */
   workflow: ['lab-settings', 'stages'],
@@ -255,27 +280,39 @@ describe('the rooms of app/', () => {
       ['app/console/x.ts: console imports check'],
     ],
     [
+      'the console building a mock API',
+      { 'app/console/x.ts': "import { createApp } from '../api/app.js';" },
+      ['app/console/x.ts: console imports api'],
+    ],
+    [
+      'the tutor importing the checker',
+      { 'app/tutor/x.ts': "import { a } from '../check/run-check.js';" },
+      ['app/tutor/x.ts: tutor imports check'],
+    ],
+    [
+      'the judges importing the tutor',
+      { 'app/judges/x.ts': "import { a } from '../tutor/explain.js';" },
+      ['app/judges/x.ts: judges imports tutor', 'rooms import each other in a cycle: judges, tutor'],
+    ],
+    [
       'the checker importing the matrix',
       { 'app/check/x.ts': "import { a } from '../acceptance/runner.js';" },
       ['app/check/x.ts: check imports acceptance'],
     ],
     [
       'the matrix importing the checker',
-      { 'app/acceptance/x.ts': "import type { a } from '../check/scenarios.js';" },
+      { 'app/acceptance/x.ts': "import type { a } from '../check/run-check.js';" },
       ['app/acceptance/x.ts: acceptance imports check'],
     ],
     [
       'the n8n client importing the checker',
       { 'app/n8n/x.ts': "export { a } from '../check/kit.js';" },
-      ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, n8n'],
+      ['app/n8n/x.ts: n8n imports check', 'rooms import each other in a cycle: check, judges, n8n'],
     ],
     [
       'the driver importing a target',
       { 'app/driver/x.ts': "import { a } from '../targets/session.js';" },
-      [
-        'app/driver/x.ts: driver imports targets',
-        'rooms import each other in a cycle: driver, simulator, targets',
-      ],
+      ['app/driver/x.ts: driver imports targets', 'rooms import each other in a cycle: driver, targets'],
     ],
     ['a room nobody declared', { 'app/tools/x.ts': '' }, ['app/tools/x.ts: room tools is not in the table']],
     ['a file at the root of app/', { 'app/x.ts': '' }, ['app/x.ts: room (root of app) is not in the table']],

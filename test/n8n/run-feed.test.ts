@@ -6,8 +6,8 @@
  * the Webhook node's item, how it started); a run that is gone is null; a refused key and a silent n8n throw.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RunTooLargeError } from '../../app/driver/run-watch.js';
 import { MAX_RUN_BYTES, n8nRunFeed } from '../../app/n8n/run-feed.js';
+import { RunTooLargeError } from '../../app/runs/run.js';
 import { type Call, type StandIn, send, standIn } from './stand-in.js';
 
 const head = (id: string, status: string, startedAt: string, mode = 'webhook') => ({

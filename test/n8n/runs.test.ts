@@ -148,4 +148,15 @@ describe("the checker's n8n run look-up", () => {
     const down = n8nRunSource({ n8nUrl: 'http://127.0.0.1:9', apiKey: 'good-key', editorUrl: url });
     expect(await down.find(query('evt-a'))).toMatchObject({ kind: 'unreachable', refused: false });
   });
+
+  it('says whether a published workflow holds a path (slashes aside), and cannot tell with a refused key', async () => {
+    const runs = n8nRunSource({ n8nUrl: url, apiKey: 'good-key', editorUrl: url });
+    expect(await runs.listens?.('suspicious-login')).toBe(true);
+    expect(await runs.listens?.('/suspicious-login/')).toBe(true);
+    expect(await runs.listens?.('suspicious-logins')).toBe(false);
+    const refused = n8nRunSource({ n8nUrl: url, apiKey: 'bad', editorUrl: url });
+    expect(await refused.listens?.('suspicious-login')).toBeNull();
+    const down = n8nRunSource({ n8nUrl: 'http://127.0.0.1:9', apiKey: 'good-key', editorUrl: url });
+    expect(await down.listens?.('suspicious-login')).toBeNull();
+  });
 });

@@ -6,10 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { STIMULUS_HEADER } from '../../app/driver/run-watch.js';
 import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
+import { STIMULUS_HEADER } from '../../app/runs/run.js';
 import { type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
 import { simulatorRuns, viewOf } from '../../app/simulator/runs.js';
 import { guideResponseUpTo, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';

@@ -5,7 +5,7 @@
  * is a function, shown to fail on a broken input.
  */
 import { describe, expect, it } from 'vitest';
-import { SCENARIOS, type Scenario } from '../../app/check/scenarios.js';
+import { SCENARIOS, type Scenario } from '../../app/judges/scenarios.js';
 import { checkWords, MAPPED_FIELDS, type StageBrief } from '../../app/stages/briefs.js';
 import { STAGE_NAMES, STAGE_TITLES } from '../../app/stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';

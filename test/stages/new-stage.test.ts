@@ -4,7 +4,7 @@
  * workflow has one step a stage, in the stages' order. Each check is shown to fail on a broken input.
  */
 import { describe, expect, it } from 'vitest';
-import { SCENARIOS } from '../../app/check/scenarios.js';
+import { SCENARIOS } from '../../app/judges/scenarios.js';
 import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { RESPONSE_STEPS } from '../../app/workflow/guide/response.js';
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
-import { STIMULUS_HEADER } from '../../app/driver/run-watch.js';
 import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
+import { STIMULUS_HEADER } from '../../app/runs/run.js';
 import { openSession, SetupError } from '../../app/targets/session.js';
 import {
   N8N_APPROVAL_TIMEOUT_SECONDS,

@@ -5,12 +5,12 @@
  * meet, with its hint, its want/got line and the node to blame. What cannot be told is said.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findIdentity } from '../../app/api/store/identities.js';
+import { findIdentity } from '../../app/api/schemas/identities.js';
 import { REFERENCE_VARIANTS } from '../../app/check/variants.js';
-import { type RunDetail, STIMULUS_HEADER } from '../../app/driver/run-watch.js';
 import { mockApiClient } from '../../app/mock-api-client/client.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
 import { StateReadingSchema } from '../../app/mock-api-client/readings.js';
+import { type RunDetail, STIMULUS_HEADER } from '../../app/runs/run.js';
 import { type SimulatedRun, type SimulatorHost, startSimulatorHost } from '../../app/simulator/host.js';
 import { viewOf } from '../../app/simulator/runs.js';
 import { ALERT_SHOWN_BYTES, explainRun, fromChecker } from '../../app/tutor/explain.js';

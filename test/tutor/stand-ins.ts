@@ -2,7 +2,7 @@
  * Stand-ins for the tutor's tests: n8n's runs as the tutor sees them (a RunFeed in memory), a run of the
  * exercise's alert, and an explainer that records what it was given and says a fixed verdict.
  */
-import { type RunDetail, type RunFeed, type RunHead, RunTooLargeError } from '../../app/driver/run-watch.js';
+import { type RunDetail, type RunFeed, type RunHead, RunTooLargeError } from '../../app/runs/run.js';
 import type { ExplainInput } from '../../app/tutor/explain.js';
 import type { Explanation } from '../../app/tutor/explanation.js';
 

@@ -9,11 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findIdentity } from '../../app/api/store/identities.js';
-import { RunsFileSchema } from '../../app/check-report/runs.js';
-import type { RunFeed } from '../../app/driver/run-watch.js';
+import { findIdentity } from '../../app/api/schemas/identities.js';
 import { type ApiCaller, mockApiClient } from '../../app/mock-api-client/client.js';
 import { type LocalMockApi, startLocalMockApi } from '../../app/mock-api-client/local-mock-api.js';
+import { RunsFileSchema } from '../../app/runs/file.js';
+import type { RunFeed } from '../../app/runs/run.js';
 import type { ExplainInput } from '../../app/tutor/explain.js';
 import type { Explanation } from '../../app/tutor/explanation.js';
 import { RunTutor } from '../../app/tutor/tutor.js';
@@ -167,6 +167,43 @@ describe('the tutor', () => {
     await until(() => seen.length === 5);
     const overlapping = Object.fromEntries(seen.map((s) => [s.detail.head.id, s.overlapping]));
     expect(overlapping).toEqual({ '1': true, '2': true, '3': false, '4': true, '5': true });
+  });
+
+  it("judges a run beside one still going once that one's busy times are known, as n8n's node times show", async () => {
+    // Two alerts at once: run 2 began (n8n's startedAt) before run 1's last node ended, but its nodes ran
+    // after (busy 1.3-1.6 s after run 1's 0-1 s). Judged on run 2's window alone, run 1 would be said to
+    // overlap; it waits until run 2's times are known.
+    const base = Date.now() - 1500;
+    const near = (
+      d: ReturnType<typeof run>,
+      start: number,
+      stop: number | null,
+      busy: [number, number][],
+    ) => {
+      d.head.startedAt = new Date(base + start).toISOString();
+      d.head.stoppedAt = stop === null ? null : new Date(base + stop).toISOString();
+      d.view.busy = busy.map(([a, b]): [number, number] => [base + a, base + b]);
+      return d;
+    };
+    for (const [second, expected] of [
+      [[1300, 1600], { '1': false, '2': false }],
+      // Control: run 2's nodes ran while run 1's did: both said to overlap.
+      [[900, 1600], { '1': true, '2': true }],
+    ] as const) {
+      const feed = new StandInFeed();
+      const seen: ExplainInput[] = [];
+      feed.runs.set('1', near(run('1', 'success', [0, 1]), 0, 1000, [[0, 1000]]));
+      feed.runs.set('2', near(run('2', 'running', [1, null]), 800, null, []));
+      const tutor = tutorOf(feed, { explain: recordingExplainer(seen) });
+      tutor.subscribe(() => undefined);
+      await until(() => feed.recentCalls >= 3);
+      expect(seen, 'run 1 not judged while run 2 goes on').toEqual([]);
+      feed.runs.set('2', near(run('2', 'success', [1, 2]), 800, 1700, [[...second]]));
+      await until(() => seen.length === 2);
+      expect(Object.fromEntries(seen.map((s) => [s.detail.head.id, s.overlapping]))).toEqual(expected);
+      tutor.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("leaves the checker's runs to the checker; the identity from the directory, nothing asked of the lab's mock API", async () => {

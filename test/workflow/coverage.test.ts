@@ -1,5 +1,5 @@
 /**
- * What the offline check exercises of the guide's workflows: every scenario of app/check/scenarios.ts (as
+ * What the offline check exercises of the guide's workflows: every scenario of app/judges/scenarios.ts (as
  * `check STAGE=all` plays them, ./offline-check.ts) together goes through every Code node and both outputs
  * of every If node of both workflows, except the outputs listed in NOT_BY_THE_CHECKER, each with why the
  * checker's scenarios cannot reach it. Those are then reached here with what the scenarios do not do (the

@@ -1,13 +1,13 @@
 /**
  * `check STAGE=<stage>` judged offline: the workflows run in the simulator (app/simulator/engine.ts), every
  * request they make is answered by the real mock API in process (createApp), and the checker's own
- * scenarios and expectations (app/check/scenarios.ts) judge the mock API's state, as the checker's driver
+ * scenarios and expectations (app/judges/scenarios.ts) judge the mock API's state, as the checker's driver
  * does on a lab. What the offline run cannot see: n8n's execution data (the Webhook stage's field check is
  * unjudged, as without an API key) and real timing (a Wait's pause takes no time).
  */
 import { createApp, defaultDeps } from '../../app/api/app.js';
-import { approvalRequests } from '../../app/check/expectations.js';
-import { DEFAULT_MAPPING, fillTemplate } from '../../app/check/mapping.js';
+import { approvalRequests } from '../../app/judges/expectations.js';
+import { DEFAULT_MAPPING, fillTemplate } from '../../app/judges/mapping.js';
 import {
   type Evidence,
   type Facts,
@@ -16,7 +16,7 @@ import {
   type Scenario,
   scenariosFor,
   stagesUpTo,
-} from '../../app/check/scenarios.js';
+} from '../../app/judges/scenarios.js';
 import { resumeUrlIn } from '../../app/judging/approval-request.js';
 import {
   IdentityReadingSchema,

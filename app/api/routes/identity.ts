@@ -4,8 +4,8 @@ import { endpoint } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
 import { jsonResponse } from '../http/json-response.js';
 import { ErrorBodySchema } from '../schemas/error.js';
+import { findIdentity } from '../schemas/identities.js';
 import { IdentitySchema } from '../schemas/identity.js';
-import { findIdentity } from '../store/identities.js';
 
 export function identityRoutes() {
   return [

@@ -7,8 +7,8 @@
  * word, and reads no run twice against a later state.
  */
 import { z } from 'zod';
+import { StageNameSchema } from '../check-report/report.js';
 import { RUNS_FILE } from '../lab-settings/names.js';
-import { StageNameSchema } from './report.js';
 
 export { RUNS_FILE };
 /** How many runs the file keeps (the tries per stage count every run ever explained). */
@@ -108,7 +108,7 @@ export const ExplainedRunSchema = z.object({
   unmet: UnmetSchema.nullable(),
   /** One line for the verdict: "stopped after Valid?, where Enrich was expected". */
   summary: z.string(),
-  /** When the run was busy (ms, n8n's clock; app/driver/run-watch.ts BusySpan), as it was read. */
+  /** When the run was busy (ms, n8n's clock; app/runs/run.ts BusySpan), as it was read. */
   busy: z.array(z.tuple([z.number(), z.number()])).optional(),
 });
 export type ExplainedRun = z.infer<typeof ExplainedRunSchema>;

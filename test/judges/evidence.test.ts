@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dig, mentions, saysInText, someKey } from '../../app/check/evidence.js';
-import { fillTemplate } from '../../app/check/mapping.js';
+import { dig, mentions, saysInText, someKey } from '../../app/judges/evidence.js';
+import { fillTemplate } from '../../app/judges/mapping.js';
 
 describe('name-agnostic questions about a case', () => {
   const record = { evidence: { identity: { user: 'lab-admin', role: 'administrator' } }, Approved_By: 'Ann' };

@@ -9,8 +9,8 @@
  */
 
 import type { RunPointer } from '../check-report/report.js';
-import { hasEnded, type RunLookup, type RunNode, type RunView } from '../driver/run-watch.js';
 import { walk } from '../judging/approval-request.js';
+import { hasEnded, type RunLookup, type RunNode, type RunView } from '../runs/run.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
 import { stageOfNode } from '../workflow/guide/response.js';
 import type { ExecutionFinding, Expectation, Outcome } from './scenarios.js';

@@ -92,6 +92,11 @@ export interface RunSource {
   /** Stops the runs of the path's workflow started since then that still run or wait, so that none can
    * write into the next stimulus's state; false when the target did not answer. */
   stop(path: string, since: Date): Promise<boolean>;
+  /**
+   * Whether a published workflow holds a webhook on the path (one just published answers 404 for a moment
+   * all the same); null when the target cannot tell. Absent: the target is never asked.
+   */
+  listens?(path: string): Promise<boolean | null>;
 }
 
 /** A run as a list of runs shows it (n8n's executions list): cheap to poll. */

@@ -1,5 +1,5 @@
 /** The fixed identity directory, with lab-admin as the reserved critical identity. */
-import type { Identity } from '../schemas/identity.js';
+import type { Identity } from './identity.js';
 
 /** The fixed directory: `lab-admin` is the reserved, critical test identity; the rest are for exercises. */
 const DIRECTORY: readonly Identity[] = [
