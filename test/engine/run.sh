@@ -22,6 +22,8 @@ LOG_TAG=engine-test
 . test/lib/engine.sh
 # shellcheck source=walls.sh
 . test/engine/walls.sh
+# shellcheck source=restarts.sh
+. test/engine/restarts.sh
 # shellcheck source=../lib/reach.sh
 . test/lib/reach.sh
 # A named lab of its own (project soar-lab-etest, settings in labs/etest.env), on the lab's default slot.
@@ -149,6 +151,8 @@ if [ -n "$STARTED_ENGINE" ]; then
   in_engine_reach() { timeout 20 nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "$REACH" "$1"; }
   # The lab network's bridge holds no address of the host (inhibit_ipv4): the host has no route to it.
   refute_reach "the engine host -> mock API by address" in_engine_reach "http://$API_IP:8081/health"
+  control_reach "control: the engine host reaches the console by its address on the editor network, whose bridge holds the host's" \
+    in_engine_reach "http://$CONSOLE_IP:8088/api/session"
   check "n8n editor published on 127.0.0.1:5678 through the console's gate (engine host)" in_engine http://127.0.0.1:5678/healthz
 fi
 
@@ -209,7 +213,10 @@ control_reach "control: the outside server answers inside its own network" reach
 refute_reach "mock API -> outside server (no egress)" reach_in "$API" "http://$OUTSIDE_IP:8080/"
 refute_reach "n8n -> outside server (no egress)" reach_in "$N8N" "http://$OUTSIDE_IP:8080/"
 
-[ -z "$STARTED_ENGINE" ] || walls_reboot
+if [ -n "$STARTED_ENGINE" ]; then
+  walls_reboot
+  walls_engine_restart
+fi
 
 # --- operator commands ---------------------------------------------------------------------------------
 log "operator commands (make health / reset / state)"

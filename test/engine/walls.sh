@@ -196,8 +196,8 @@ wait_until() {
 
 # DNS: the host's resolver (its /etc/resolv.conf's first nameserver) stood in for by a counting resolver
 # on the engine host's loopback interface, at that address, answering NXDOMAIN. A lookup from n8n (internal
-# networks only) must send it nothing; the control is the same lookup from a container on an ordinary
-# network, whose queries the engine forwards there. Engines 25.0.0-25.0.3 forwarded the internal
+# networks only) must send it nothing; the controls are the same lookup from a container on an ordinary
+# network, and from n8n itself joined to one, whose queries the engine forwards there. Engines 25.0.0-25.0.3 forwarded the internal
 # networks' queries too (CVE-2024-29018).
 WALLS_DNS_PID=""
 WALLS_DNS_LOG=""
@@ -231,6 +231,17 @@ walls_dns() {
     test "$(dns_queries n8n.walls-probe.example)" = 0
   check "control: a container on an ordinary network reaches it ($(dns_queries outside.walls-probe.example) queries)" \
     test "$(dns_queries outside.walls-probe.example)" -gt 0
+  # The same lookup from n8n itself, the wall removed: n8n joined to a network that is not internal.
+  docker network create --subnet 172.30.99.0/24 "$WALLS_PROBE_NET" >/dev/null
+  docker network connect "$WALLS_PROBE_NET" "$N8N"
+  echo "        n8n's lookup on a network that is not internal: $(lookup_in "$N8N" n8n-routed.walls-probe.example)"
+  check "control: n8n joined to a network that is not internal reaches it ($(dns_queries n8n-routed.walls-probe.example) queries)" \
+    test "$(dns_queries n8n-routed.walls-probe.example)" -gt 0
+  docker network disconnect "$WALLS_PROBE_NET" "$N8N"
+  docker network rm "$WALLS_PROBE_NET" >/dev/null
+  echo "        n8n's lookup again, on the lab's networks only: $(lookup_in "$N8N" n8n.walls-probe.example)"
+  check "... which reaches it 0 times still ($(dns_queries n8n.walls-probe.example))" \
+    test "$(dns_queries n8n.walls-probe.example)" = 0
   walls_dns_stop
 }
 walls_dns_stop() {
@@ -241,18 +252,31 @@ walls_dns_stop() {
 }
 
 # IPv6: every lab network is made without it (enable_ipv6: false), so n8n holds no IPv6 address but
-# loopback and link-local, and no lab bridge holds a host address on IPv6. The control: n8n joined to a
-# network made with IPv6 holds one there, and that bridge the host's. (This engine, Docker 26.1, cannot
-# be set to give new networks IPv6 by default: default-network-opts takes enable_ipv6 from Docker 27.)
+# loopback (Docker turns IPv6 off on a container's end of such a network: not even link-local), and no
+# lab bridge holds a host address on IPv6 but the kernel's link-local one. Probes of the host's listener
+# (on the engine host's every address, IPv6 and IPv4) at each lab bridge's link-local address, through
+# n8n's interface on that network, and at an IPv6 gateway n8n is not on, reach nothing. The control: n8n
+# joined to a network made with IPv6 holds an address there, that bridge the host's, and the same
+# probes of that bridge's two addresses reach the listener. (This engine, Docker 26.1, cannot be set to
+# give new networks IPv6 by default: started with default-network-opts bridge
+# com.docker.network.enable_ipv6=true it copies the option into a new network's options and still makes
+# it with EnableIPv6 false and no IPv6 subnet; the option takes effect from Docker 27.)
 WALLS_V6_NET=soar-lab-etest-v6-probe
+WALLS_V6_GATEWAY=fd5a:11ab:6::1
 # global_v6_of CONTAINER: its IPv6 addresses other than loopback and link-local, one a line.
 global_v6_of() {
   timeout 20 docker exec "$1" node -e 'for(const l of Object.values(require("os").networkInterfaces()))for(const a of l)if(a.family==="IPv6"&&!a.internal&&!a.address.startsWith("fe80"))console.log(a.address)'
 }
 host_v6_on() { in_engine_ns ip -6 -o addr show dev "$1" scope global 2>/dev/null | awk '{print $4}'; }
+link_local_on() { in_engine_ns ip -6 -o addr show dev "$1" scope link 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}'; }
+# iface_of CONTAINER IPV4: the name of the container's interface that holds IPV4.
+iface_of() {
+  timeout 20 docker exec "$1" node -e 'for(const[n,l]of Object.entries(require("os").networkInterfaces()))for(const a of l)if(a.address===process.argv[1])console.log(n)' "$2"
+}
+n8n_ip_on() { docker inspect -f "{{(index .NetworkSettings.Networks \"$1\").IPAddress}}" "$N8N"; }
 
 walls_ipv6() {
-  local net addrs
+  local net addrs ll iface port=$WALLS_HOST_PORT
   log "the walls: no IPv6 on the lab's networks"
   for net in lab-internal n8n-backend editor n8n-front; do
     check "network $net: EnableIPv6 false" test "$(docker network inspect -f '{{.EnableIPv6}}' "${PROJECT}_$net")" = false
@@ -262,6 +286,23 @@ walls_ipv6() {
   addrs=""
   for net in i b f e; do addrs+=$(host_v6_on "soar-ac1e42-$net"); done
   check "no bridge of the lab holds a host address on IPv6 (${addrs:-none})" test -z "$addrs"
+  # The host's listener on '::': IPv6 and IPv4, every address of the engine host.
+  nsenter --net="/var/run/netns/$ENGINE_NETNS" node -e "require('http').createServer((q,s)=>s.end('host')).listen($port,'::')" &
+  WALLS_LISTENER_PID=$!
+  sleep 1
+  check "control: the host's listener answers on the host's IPv6 loopback" in_engine_ns node -e "$FETCH" "http://[::1]:$port/"
+  for net in i:lab-internal b:n8n-backend f:n8n-front; do
+    ll=$(link_local_on "soar-ac1e42-${net%%:*}")
+    iface=$(iface_of "$N8N" "$(n8n_ip_on "${PROJECT}_${net#*:}")")
+    if [ -z "$ll" ]; then
+      pass "the bridge of ${net#*:} holds no IPv6 address at all, not even link-local"
+      continue
+    fi
+    refute_reach "n8n ($iface) -> the host's listener at ${net#*:}'s bridge's link-local address $ll" \
+      reach_in "$N8N" "http://[$ll]:$port/" "$iface"
+  done
+  refute_reach "n8n -> the host's listener at an IPv6 gateway it is not on ($WALLS_V6_GATEWAY)" \
+    reach_in "$N8N" "http://[$WALLS_V6_GATEWAY]:$port/"
   docker network create --internal --ipv6 --subnet fd5a:11ab:6::/64 --subnet 172.30.98.0/24 \
     -o com.docker.network.bridge.name=soar-etest-v6 "$WALLS_V6_NET" >/dev/null
   docker network connect "$WALLS_V6_NET" "$N8N"
@@ -269,59 +310,15 @@ walls_ipv6() {
   check "control: n8n on a network made with IPv6 holds an address there (${addrs:-none})" test -n "$addrs"
   addrs=$(host_v6_on soar-etest-v6)
   check "control: that internal network's bridge holds the host's address on IPv6 (${addrs:-none})" test -n "$addrs"
+  sleep 2 # the addresses' duplicate detection, before they answer
+  control_reach "control: n8n there reaches the host's listener at that network's IPv6 gateway" \
+    reach_in "$N8N" "http://[$WALLS_V6_GATEWAY]:$port/"
+  ll=$(link_local_on soar-etest-v6)
+  iface=$(iface_of "$N8N" "$(n8n_ip_on "$WALLS_V6_NET")")
+  control_reach "control: ... and at its bridge's link-local address $ll through its interface there ($iface)" \
+    reach_in "$N8N" "http://[$ll]:$port/" "$iface"
   docker network disconnect "$WALLS_V6_NET" "$N8N"
   docker network rm "$WALLS_V6_NET" >/dev/null
-}
-
-# A reboot-like stop: every container of the lab killed (SIGKILL: no clean-up runs, as at a power cut)
-# and the walls' rules gone (a reboot empties the firewall). Docker starts a lab's containers again in
-# any order: the console first here, which must serve nothing (no status line on its published port)
-# until the walls are back; then the walls, and the console serves. The control: the rules come back and
-# the same probe gets the console's answer.
-console_silent() { # no status line from the console's published port, for 5 s
-  local said
-  for _ in 1 2 3 4 5; do
-    said=$(in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" 2>&1 || true)
-    echo "$said"
-    grep -q 'answered' <<<"$said" && return 1
-    sleep 1
-  done
-  return 0
-}
-console_answers() { in_engine_ns node -e "$REACH" "http://127.0.0.1:$CONSOLE_PORT/api/session" | grep 'answered "HTTP/1.1 '; }
-console_waiting() { docker logs "$CONSOLE" 2>&1 | grep -q "waiting for the lab's walls"; }
-walls_drop_rules() { # as a reboot would: every rule of the lab's walls, gone
-  local rule words
-  in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw -S PREROUTING | grep 'soar-lab:soar-ac1e42' | sed 's/^-A /-D /' |
-    while read -r rule; do
-      # The rule's own words, its comment quoted as iptables -S prints it: split as a shell would.
-      eval "words=($rule)"
-      in_engine_ns "$STARTED_ENGINE/bin/iptables" -w -t raw "${words[@]}"
-    done
-}
-lab_healthy() {
-  local c
-  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"); do
-    [ "$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$c")" = healthy ] || return 1
-  done
-}
-
-walls_reboot() {
-  local walls c
-  log "the walls after a reboot-like stop: the console serves nothing until the rules are back"
-  walls=$(container_of "$PROJECT" walls)
-  # shellcheck disable=SC2046 # container ids
-  docker kill $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT") >/dev/null
-  walls_drop_rules
-  check "every container of the lab killed, the walls' rules gone ($(walls_rules) left)" test "$(walls_rules)" = 0
-  docker start "$CONSOLE" >/dev/null
-  check "the console, started first, waits for the walls (its log)" wait_until 20 console_waiting
-  check "... and serves nothing on its published port meanwhile (no status line for 5 s)" console_silent
-  docker start "$walls" >/dev/null
-  check "the walls, started after it, put their four rules back" wait_until 30 walls_all_back
-  check "control: then the console answers on its published port" wait_until 30 console_answers
-  for c in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT" --filter status=exited); do
-    docker start "$c" >/dev/null
-  done
-  check "the whole lab healthy again" wait_until 180 lab_healthy
+  kill "$WALLS_LISTENER_PID" 2>/dev/null
+  WALLS_LISTENER_PID=""
 }

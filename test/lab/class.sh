@@ -88,21 +88,30 @@ solution_then_check() { make_lab solution LAB="$1" >/dev/null && make_lab check 
 # ip_on PROJECT SERVICE NETWORK: a container's address on one of its project's networks.
 ip_on() { docker inspect -f "{{(index .NetworkSettings.Networks \"$1_$3\").IPAddress}}" "$(container_of "$1" "$2")"; }
 
+# Between labs: lab a's containers reach nothing of lab b's by its address, counting ANY answer as reached
+# (test/lib/reach.sh: a 403 of the mock API, a 421 of the console, Postgres closing on a GET). Each
+# refutation beside its control: the same probe from the container of lab b's that is on the target's
+# network (the wall, two projects' networks, removed), reaching it.
 class_isolation() {
   log "isolation between labs"
-  local a_n8n a_console b_api b_n8n b_pg b_console
+  local a_n8n a_console b_api b_n8n b_pg b_console b_n8n_box b_console_box
   a_n8n=$(container_of soar-lab-a n8n)
   a_console=$(container_of soar-lab-a console)
+  b_n8n_box=$(container_of soar-lab-b n8n)
+  b_console_box=$(container_of soar-lab-b console)
   b_api=$(ip_on soar-lab-b mock-api lab-internal)
   b_n8n=$(ip_on soar-lab-b n8n n8n-front)
   b_pg=$(ip_on soar-lab-b postgres n8n-backend)
   b_console=$(ip_on soar-lab-b console editor)
-  check "control: lab b's n8n reaches its own mock API at $b_api" fetch_in "$(container_of soar-lab-b n8n)" "http://$b_api:8081/health"
-  refute "lab a's n8n -> lab b's mock API ($b_api)" fetch_in "$a_n8n" "http://$b_api:8081/health"
-  refute "lab a's n8n -> lab b's n8n ($b_n8n:5678)" fetch_in "$a_n8n" "http://$b_n8n:5678/healthz"
-  refute "lab a's n8n -> lab b's Postgres ($b_pg:5432)" fetch_in "$a_n8n" "http://$b_pg:5432/"
-  refute "lab a's console -> lab b's n8n ($b_n8n:5678)" fetch_in "$a_console" "http://$b_n8n:5678/healthz"
-  refute "lab a's console -> lab b's console ($b_console:8088)" fetch_in "$a_console" "http://$b_console:8088/api/session"
+  control_reach "control: lab b's n8n reaches its own mock API at $b_api" reach_in "$b_n8n_box" "http://$b_api:8081/health"
+  refute_reach "lab a's n8n -> lab b's mock API ($b_api)" reach_in "$a_n8n" "http://$b_api:8081/health"
+  control_reach "control: lab b's console reaches its own n8n at $b_n8n:5678" reach_in "$b_console_box" "http://$b_n8n:5678/healthz"
+  refute_reach "lab a's n8n -> lab b's n8n ($b_n8n:5678)" reach_in "$a_n8n" "http://$b_n8n:5678/healthz"
+  refute_reach "lab a's console -> lab b's n8n ($b_n8n:5678)" reach_in "$a_console" "http://$b_n8n:5678/healthz"
+  control_reach "control: lab b's n8n reaches its own Postgres at $b_pg:5432" reach_in "$b_n8n_box" "http://$b_pg:5432/"
+  refute_reach "lab a's n8n -> lab b's Postgres ($b_pg:5432)" reach_in "$a_n8n" "http://$b_pg:5432/"
+  control_reach "control: lab b's console answers at its own address $b_console:8088" reach_in "$b_console_box" "http://$b_console:8088/api/session"
+  refute_reach "lab a's console -> lab b's console ($b_console:8088)" reach_in "$a_console" "http://$b_console:8088/api/session"
   make_lab solution LAB=b >/dev/null
   in_ns bash -c 'LAB=b bash docker/lab.sh api POST /notify "{\"channel\":\"email\",\"recipient\":\"x\",\"message\":\"only-in-lab-b\"}"' >/dev/null
   check "control: lab b's console shows lab b's own notification" console_shows b only-in-lab-b
@@ -279,6 +288,15 @@ class_down_one() {
     "$(docker ps -q --filter label=com.docker.compose.project=soar-lab-b | xargs docker inspect -f '{{.Id}} {{.State.StartedAt}}' | sort)"
 }
 
+# connection_refused URL: the connection to URL refused (curl's exit 7), its exit status printed; a
+# connection that is made, whatever follows (a TLS hello, a status line, a close, a reset), is not.
+connection_refused() {
+  local rc=0
+  in_ns curl -sk -o /dev/null --max-time 5 "$1" || rc=$?
+  echo "curl exit $rc"
+  [ "$rc" = 7 ]
+}
+
 # Published beyond loopback (LAB_BIND), the console answers on that address only and nothing but its
 # login without the lab's secret; with it, the state.
 bound_console_asks_for_the_secret() {
@@ -291,7 +309,9 @@ bound_console_asks_for_the_secret() {
     test "$(in_ns curl -s -o /dev/null -w '%{http_code}' --cacert "$ca" "https://127.0.0.2:$port/api/state")" = 401
   check "plain HTTP to 127.0.0.2:$port gets no answer (000: no status line)" \
     test "$(in_ns curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.2:$port/api/state")" = 000
-  refute "nothing listens on 127.0.0.1:$port" in_ns curl -sk -o /dev/null "https://127.0.0.1:$port/"
+  check "nothing listens on 127.0.0.1:$port (the connection refused: any answer, a TLS hello, a status line or none, fails)" \
+    connection_refused "https://127.0.0.1:$port/"
+  refute "control: the same probe at 127.0.0.2:$port connects" connection_refused "https://127.0.0.2:$port/"
   in_ns curl -s -o /dev/null --cacert "$ca" -c "$jar" -X POST "https://127.0.0.2:$port/login" \
     -H "origin: https://127.0.0.2:$port" --data-urlencode "secret=$secret" >/dev/null
   check "with the secret (POST /login), the console's state" \

@@ -213,6 +213,8 @@ exercise_isolation() {
     in_ns node -e "$FETCH" http://127.0.0.1:8088/api/state
   if [ -n "$ENGINE_NETNS" ]; then
     refute_reach "the engine host -> mock API by address (no address of the host on its network)" in_ns node -e "$REACH" "http://$api_ip:8081/health"
+    control_reach "control: the engine host reaches the console by its address on the editor network, whose bridge holds the host's" \
+      in_ns node -e "$REACH" "http://$(docker inspect -f '{{(index .NetworkSettings.Networks "soar-lab_editor").IPAddress}}' "$console"):8088/api/session"
   fi
   control_reach "control: the outside server answers inside its own network" reach_in "$OUTSIDE_BOX" "http://$outside_ip:8080/"
   refute_reach "mock API -> outside server (no egress)" reach_in "$api" "http://$outside_ip:8080/"

@@ -5,12 +5,15 @@
 # address on the classroom side, and at an outside name; every one fails, while the same workflow reaches
 # the mock API. Shown to reach its target with the wall removed: n8n joined to an internal network as
 # Docker makes it by default (its bridge holds the host's address), where the workflow's probe of that
-# network's gateway answers "host".
+# network's gateway answers "host"; and n8n joined to a network that is not internal (a default route),
+# where its probe of the host's classroom-side address answers "host". The outside name has no control
+# here (no resolver answers in the test's namespace): make test-engine's counting resolver is its probe.
 #   needs: ROOT, WORK, ENV_FILE and EDITOR (test/lab/exercise.sh), test/lib/engine.sh and test/lab/lib.sh
 
 WALLS_HOOK=lab-walls-probe
 WALLS_PORT=18998
 WALLS_CONTROL_NET=soar-lab-ltest-walls-control
+WALLS_ROUTED_NET=soar-lab-ltest-walls-routed
 WALLS_LISTENER=""
 
 # The targets: name=url, one a line. The gateways of the lab's four /26 (the host's address where a
@@ -105,8 +108,11 @@ walls_listening() {
 walls_stop() {
   [ -n "$WALLS_LISTENER" ] && kill "$WALLS_LISTENER" 2>/dev/null
   WALLS_LISTENER=""
-  docker network disconnect -f "$WALLS_CONTROL_NET" "$(container_of soar-lab n8n)" >/dev/null 2>&1 || true
-  docker network rm "$WALLS_CONTROL_NET" >/dev/null 2>&1 || true
+  local net
+  for net in "$WALLS_CONTROL_NET" "$WALLS_ROUTED_NET"; do
+    docker network disconnect -f "$net" "$(container_of soar-lab n8n)" >/dev/null 2>&1 || true
+    docker network rm "$net" >/dev/null 2>&1 || true
+  done
   in_ns ip link del soar-lw0 2>/dev/null || true
 }
 
@@ -143,6 +149,14 @@ exercise_walls() {
   check "control: n8n on an internal network without inhibit_ipv4 runs the workflow again" walls_run "$control"
   walls_judge "control: ... and there the workflow reaches the host's listener at the gateway (HTTP Request and Code)" \
     reached "$control" "control gateway"
+  # The wall of the classroom side (internal networks: no route out) removed: n8n on a network that is
+  # not internal, whose gateway is its default route.
+  docker network disconnect "$WALLS_CONTROL_NET" "$n8n"
+  docker network create --subnet 172.30.98.0/24 "$WALLS_ROUTED_NET" >/dev/null
+  docker network connect "$WALLS_ROUTED_NET" "$n8n"
+  check "control: n8n on a network that is not internal runs the workflow again" walls_run "$control"
+  walls_judge "control: ... and there the workflow reaches the host's listener on the classroom side (HTTP Request and Code)" \
+    reached "$control" "the host on the classroom side"
   walls_stop
   # The trainee's editor as it was: the probe is not theirs to keep or save.
   check "the probe workflow removed" workflow_removed "$id"

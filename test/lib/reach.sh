@@ -4,18 +4,19 @@
 # name not its own, a mock API's 403, a connection closed as it is accepted, a TLS port that waits for a
 # hello) is reached all the same: the packet arrived. Only silence (no handshake within 3 s), "no route"
 # and "no such name" are "not reached".
-#   REACH           node -e "$REACH" URL: opens TCP to URL's host and port; on connect sends a plain
+#   REACH           node -e "$REACH" URL [IFACE]: opens TCP to URL's host and port (an IPv6 link-local
+#                   host through interface IFACE, its zone); on connect sends a plain
 #                   GET and reads the first line for 2 s. Prints one line and exits 0 "reached: ..." or
 #                   1 "no answer: ..."; any other exit status is the probe's own failure (a container
 #                   gone, node missing), which refute_reach counts as a failure, never as a wall.
-#   reach_in CONTAINER URL         the probe inside a running container (docker exec)
+#   reach_in CONTAINER URL [IFACE]  the probe inside a running container (docker exec)
 #   closed_unanswered CONTAINER URL  connected, then closed with no status line (a refused client)
 #   refute_reach NAME COMMAND...   passes when COMMAND (a REACH probe) exits 1, its answer printed
 #   control_reach NAME COMMAND...  passes when it exits 0 (the same probe, the wall removed), likewise
 #   needs: pass and fail (test/lib/engine.sh)
 
 REACH='const net=require("net"),u=new URL(process.argv[1]);
-const port=Number(u.port||(u.protocol==="https:"?443:80)),host=u.hostname.replace(/^\[|\]$/g,"");
+const port=Number(u.port||(u.protocol==="https:"?443:80)),host=u.hostname.replace(/^\[|\]$/g,"")+(process.argv[2]?"%"+process.argv[2]:"");
 const out=(code,line)=>{console.log(line.replace(/[\r\n]+/g," ").slice(0,160));process.exit(code)};
 const silent=new Set(["ETIMEDOUT","EHOSTUNREACH","ENETUNREACH","ENOTFOUND","EAI_AGAIN","EADDRNOTAVAIL"]);
 const s=net.connect({host,port});let connected=false,got="";
@@ -26,7 +27,7 @@ s.on("data",d=>{got+=d.toString("latin1");const i=got.indexOf("\n");if(i>=0)out(
 s.on("end",()=>out(0,got?"reached: answered "+JSON.stringify(got.trim()):"reached: connected, closed without a word"));
 s.on("error",e=>silent.has(e.code)?out(1,"no answer: "+e.code):out(0,"reached: "+(connected?"connected, then ":"")+e.code));'
 
-reach_in() { timeout 20 docker exec "$1" node -e "$REACH" "$2"; }
+reach_in() { timeout 20 docker exec "$1" node -e "$REACH" "$2" "${@:3}"; }
 
 # closed_unanswered CONTAINER URL: the connection is made and closed without a status line (a refused
 # client of the console's: it reaches the port, and is answered nothing).
