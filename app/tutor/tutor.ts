@@ -6,7 +6,8 @@
  * explained again then. The ledger (./runs-file.ts, reports/runs.json) is the source of what was said: the
  * explanations for the console's "Your runs" panel, the summaries for the class tools, and every run read
  * at its status, so that a console started again says the same and reads no run twice. Everything is
- * bounded: one list a poll, a run fetched once per status (its size and time capped by the feed), the
+ * bounded: one list a poll, a run fetched once per status (again at the next polls while a run beside
+ * it is still going, for at most JUDGE_WAIT_MS; its size and time capped by the feed), the
  * user's identity asked once; what goes wrong on the way is said once, as the tutor's own state, never as
  * a verdict.
  */
@@ -202,9 +203,9 @@ export class RunTutor extends ListenedPoll<TutorView> {
   }
 
   /**
-   * A due run's data (its busy times noted in busyNow), or null when there is nothing to explain: n8n would not give it (said, tried again),
-   * it is too large (said on its card), gone or its id another run's (what was said of it stays), the
-   * checker's, or already explained at this status.
+   * A due run's data (its busy times noted in busyNow), or null when there is nothing to explain: n8n
+   * would not give it (said, tried again), it is too large (said on its card), gone or its id another
+   * run's (what was said of it stays), the checker's, or already explained at this status.
    */
   async #read(
     run: Due,
