@@ -1,5 +1,6 @@
 /** The class board's settings, from the environment, parsed once by zod; loadBoardConfig is pure. */
 import { z } from 'zod';
+import { PemCertificateSchema, PemKeySchema } from '../service-kit/pem.js';
 
 const list = z.string().transform((s) =>
   s
@@ -26,14 +27,8 @@ export const BoardConfigSchema = z
      * The classroom certificate (PEM text, its chain after it) and its key (PEM text): the board then speaks
      * TLS only (Node's own `https`) and its cookie is `Secure`. Both or neither (docker/lab/tls.sh).
      */
-    tlsCert: z
-      .string()
-      .includes('-----BEGIN CERTIFICATE-----', { error: 'must be a PEM certificate' })
-      .optional(),
-    tlsKey: z
-      .string()
-      .regex(/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'must be a PEM private key')
-      .optional(),
+    tlsCert: PemCertificateSchema.optional(),
+    tlsKey: PemKeySchema.optional(),
     /** The port browsers reach the board on (the engine publishes it): its https:// origins name it. */
     publicPort: z.coerce.number().int('must be a whole number').min(1).max(65535).optional(),
   })

@@ -7,6 +7,7 @@ import { literalOutside, parseSubnet } from '../n8n/subnet-guard.js';
 import { LOOPBACK_NAMES } from '../service-kit/browser-guard.js';
 import { CidrListSchema } from '../service-kit/cidr.js';
 import { parseEnvConfig } from '../service-kit/env-config.js';
+import { PemCertificateSchema, PemKeySchema } from '../service-kit/pem.js';
 import { PublicOriginSchema, publicOriginAt } from '../service-kit/public-origin.js';
 import { RESPONSE_WEBHOOK_PATH } from '../workflow/constants.js';
 import { CHECK_TIMEOUT_MS, DEFAULT_CHECKER } from './check-run.js';
@@ -112,14 +113,8 @@ export const ConsoleConfigSchema = z
      * ports then speak TLS only (Node's own `tls`), the session cookie is `Secure`. Both or neither. Given
      * as text, not as files: the console's user reads no file of the host's (docker/lab/tls.sh).
      */
-    tlsCert: z
-      .string()
-      .includes('-----BEGIN CERTIFICATE-----', { error: 'must be a PEM certificate' })
-      .optional(),
-    tlsKey: z
-      .string()
-      .regex(/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'must be a PEM private key')
-      .optional(),
+    tlsCert: PemCertificateSchema.optional(),
+    tlsKey: PemKeySchema.optional(),
     /**
      * n8n only at an address on this IPv4 network (compose: n8n-front's subnet): the gate and every request
      * the console makes to n8n refuse any other (app/n8n/subnet-guard.ts). Unset: no restriction.
