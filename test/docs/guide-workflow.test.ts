@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import type { GuideNode } from '../../app/workflow/guide/kinds.js';
-import { GUIDE_STAGES, RESPONSE_STEPS, type StageStep } from '../../app/workflow/guide/response.js';
+import { RESPONSE_STEPS, type StageStep } from '../../app/workflow/guide/response.js';
 import { rollbackGuideNodes } from '../../app/workflow/guide/rollback.js';
 import { type GuideSection, guideSections, unexplained } from './guide-read.js';
 
@@ -66,7 +67,7 @@ const sections = guideSections(GUIDE);
 
 describe('the trainee guide holds the guide’s workflow', () => {
   it('has one section a stage, numbered, each naming its check', () => {
-    expect(sections.map((s) => [s.number, s.stage])).toEqual(GUIDE_STAGES.map((s, i) => [i + 1, s]));
+    expect(sections.map((s) => [s.number, s.stage])).toEqual(STAGE_NAMES.map((s, i) => [i + 1, s]));
   });
 
   it.each(RESPONSE_STEPS.map((step, i) => [i + 1, step.stage, step]))(

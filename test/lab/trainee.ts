@@ -24,8 +24,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EditorSession, N8nError, type Workflow, type WorkflowBody } from '../../app/n8n/client.js';
 import { liveWebhooks, postWebhookListening, webhooksOf } from '../../app/n8n/webhooks.js';
+import { STAGE_NAMES, type StageName } from '../../app/stages/stages.js';
 import type { N8nExport } from '../../app/workflow/export.js';
-import { GUIDE_STAGES, type GuideStage, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
+import { guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
 
 export const TRAINEE_NAMES = {
   response: 'My Suspicious Login Response',
@@ -60,7 +61,7 @@ function uuidOf(seed: string): string {
  * The guide's workflows after `stage` (`all`: the whole) as the trainee's own: under the trainee's names,
  * with node and webhook ids of their own (the editor makes fresh ones), not the reference's or a starter's.
  */
-function traineeWorkflows(stage: GuideStage | 'all'): N8nExport[] {
+function traineeWorkflows(stage: StageName | 'all'): N8nExport[] {
   return guideWorkflowsUpTo(stage === 'all' ? 'rollback' : stage, TRAINEE_NAMES).map((workflow) => ({
     ...workflow,
     nodes: workflow.nodes.map((node) => ({
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
       put: { type: 'string' },
     },
   });
-  const stages: (GuideStage | 'all')[] = [...GUIDE_STAGES, 'all'];
+  const stages: (StageName | 'all')[] = [...STAGE_NAMES, 'all'];
   if (values.export !== undefined) {
     // What a trainee pastes into the editor (test/editor): the response workflow up to a stage, as JSON.
     const stage = stages.find((s) => s === values.export);

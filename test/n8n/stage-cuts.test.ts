@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STARTER_STAGES, starterWorkflows } from '../../app/n8n/starter.js';
+import { STAGE_NAMES } from '../../app/stages/stages.js';
 import { APPROVAL_THRESHOLD } from '../../app/workflow/constants.js';
 import type { N8nExport } from '../../app/workflow/export.js';
 import { DECIDE } from '../../app/workflow/guide/response.js';
-import { GUIDE_STAGES, guideResponseUpTo, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
+import { guideResponseUpTo, guideWorkflowsUpTo } from '../../app/workflow/guide/state.js';
 import { N8nExportSchema } from '../workflow/checks.js';
 import { checkOffline } from '../workflow/offline-check.js';
 
@@ -24,7 +25,7 @@ function saved(stage: (typeof STARTER_STAGES)[number]): N8nExport {
 }
 
 describe('a starter passes the check of the stage it starts after (offline)', () => {
-  it.each(STARTER_STAGES.map((s) => [s, GUIDE_STAGES[GUIDE_STAGES.indexOf(s) - 1]]))(
+  it.each(STARTER_STAGES.map((s) => [s, STAGE_NAMES[STAGE_NAMES.indexOf(s) - 1]]))(
     'the starter for %s passes check STAGE=%s',
     async (stage, before) => {
       if (before === undefined) throw new Error(`no stage before ${stage}`);

@@ -9,7 +9,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PublicApi } from '../../app/n8n/client.js';
 import { addStarter, STARTER_STAGES, StarterRefused } from '../../app/n8n/starter.js';
-import { type GuideStage, guideResponseUpTo } from '../../app/workflow/guide/state.js';
+import type { StageName } from '../../app/stages/stages.js';
+import { guideResponseUpTo } from '../../app/workflow/guide/state.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { STORE_KEY, type StoredWorkflow, workflowStore, writes } from './workflow-store.js';
 
@@ -33,7 +34,7 @@ const REFS: string[] = [];
 const add = (url: string, stage: string) => addStarter(() => new PublicApi({ url }, STORE_KEY), stage, 'on');
 
 /** What a stage's starter must hold: the guide's workflow up to the stage before, under its name. */
-function expected(upTo: GuideStage, name: string) {
+function expected(upTo: StageName, name: string) {
   return guideResponseUpTo(upTo, name);
 }
 

@@ -5,8 +5,9 @@
  * each stage before the last (test/e2e/guide.sh, the editor screenshots). generate-cli.ts writes them; a
  * test holds them equal to this.
  */
+import { STAGE_NAMES, type StageName } from '../../stages/stages.js';
 import { exportText, type N8nExport } from '../export.js';
-import { GUIDE_STAGES, type GuideStage, guideResponseUpTo, guideRollback } from './state.js';
+import { guideResponseUpTo, guideRollback } from './state.js';
 
 /** The ids of the whole workflows' files: importing them again updates the same workflows. */
 export const RESPONSE_ID = 'SuspLoginResp001';
@@ -16,12 +17,12 @@ export const ROLLBACK_ID = 'SuspLoginRollbk1';
 export const STAGES_DIR = 'stages';
 
 /** The file of the response workflow after `stage`: stage-05-decide.json. */
-export function stageFile(stage: GuideStage): string {
-  return `stage-${String(GUIDE_STAGES.indexOf(stage) + 1).padStart(2, '0')}-${stage}.json`;
+export function stageFile(stage: StageName): string {
+  return `stage-${String(STAGE_NAMES.indexOf(stage) + 1).padStart(2, '0')}-${stage}.json`;
 }
 
 /** The stages whose partial has a file of its own: all but the last, whose workflows are the whole. */
-export const PARTIAL_STAGES: readonly GuideStage[] = GUIDE_STAGES.slice(0, -1);
+export const PARTIAL_STAGES: readonly StageName[] = STAGE_NAMES.slice(0, -1);
 
 const withId = (id: string) => (workflow: N8nExport) => exportText({ ...workflow, id });
 

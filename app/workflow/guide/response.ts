@@ -4,7 +4,7 @@
  * deletes of an earlier one. The guide's words are the facts of ./kinds.ts; a test holds them equal.
  */
 
-import { STAGE_NAMES, type StageName } from '../../stages/stages.js';
+import type { StageName } from '../../stages/stages.js';
 import {
   APPROVAL_THRESHOLD,
   HEALTH_POLL_INTERVAL_SECONDS,
@@ -36,12 +36,8 @@ import {
   webhook,
 } from './kinds.js';
 
-/** The stages of the guide: the checker's, declared once in app/stages. */
-export const GUIDE_STAGES = STAGE_NAMES;
-export type GuideStage = StageName;
-
 export interface StageStep {
-  stage: GuideStage;
+  stage: StageName;
   /** The nodes the stage's table adds, in its order. */
   nodes: GuideNode[];
   /** Connections the stage deletes, and the sentence of the guide that says so. */
@@ -322,6 +318,6 @@ export const RESPONSE_STEPS: StageStep[] = [
 ];
 
 /** The stage whose table adds the response workflow's node `name`; null for a name the guide has not. */
-export function stageOfNode(name: string): GuideStage | null {
+export function stageOfNode(name: string): StageName | null {
   return RESPONSE_STEPS.find((step) => step.nodes.some((n) => n.name === name))?.stage ?? null;
 }

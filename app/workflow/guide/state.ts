@@ -5,13 +5,13 @@
  * rollback workflow. Ids are deterministic and a node keeps its id at every stage. Building fails when a
  * connection or a `$('Name')` names a node the stage has not built.
  */
+
+import { STAGE_NAMES, type StageName } from '../../stages/stages.js';
 import { RESPONSE_WORKFLOW, ROLLBACK_WORKFLOW } from '../constants.js';
 import { type N8nExport, nodeReferences } from '../export.js';
 import { type GuideNode, type Json, outputIndex } from './kinds.js';
-import { GUIDE_STAGES, type GuideStage, RESPONSE_STEPS } from './response.js';
+import { RESPONSE_STEPS } from './response.js';
 import { rollbackGuideNodes } from './rollback.js';
-
-export { GUIDE_STAGES, type GuideStage };
 
 type Edge = { from: string; index: number; to: string };
 
@@ -114,7 +114,7 @@ function checkNames(name: string, nodes: GuideNode[], edges: Edge[]): void {
 
 /** The response workflow as it stands after `stage` (the whole of it after `rollback`). */
 export function guideResponseUpTo(
-  stage: GuideStage,
+  stage: StageName,
   name: string = RESPONSE_WORKFLOW,
   overrides: Overrides = {},
 ): N8nExport {
@@ -126,7 +126,7 @@ export function guideResponseUpTo(
   const byName = new Map(changed.map((n) => [n.name, n]));
   const stepNodes = (step: (typeof RESPONSE_STEPS)[number]) => step.nodes.map((n) => byName.get(n.name) ?? n);
   const all = RESPONSE_STEPS.flatMap(stepNodes);
-  const steps = RESPONSE_STEPS.slice(0, GUIDE_STAGES.indexOf(stage) + 1);
+  const steps = RESPONSE_STEPS.slice(0, STAGE_NAMES.indexOf(stage) + 1);
   const built = new Set(steps.flatMap((s) => s.nodes.map((n) => n.name)));
   let edges = steps.flatMap((s) => stepNodes(s).flatMap(edgesOf));
   checkNames(name, all, all.flatMap(edgesOf));
@@ -154,7 +154,7 @@ export function guideRollback(name: string = ROLLBACK_WORKFLOW, overrides: Overr
 
 /** The workflows a trainee following the guide has after `stage`: from `rollback` on, both. */
 export function guideWorkflowsUpTo(
-  stage: GuideStage,
+  stage: StageName,
   names: { response: string; rollback: string } = {
     response: RESPONSE_WORKFLOW,
     rollback: ROLLBACK_WORKFLOW,
