@@ -10,14 +10,7 @@ import {
 } from '../check-report/report.js';
 import { CHECK_TIMING, type Timing } from '../driver/timing.js';
 import { loadMapping } from '../judges/mapping.js';
-import {
-  type Evidence,
-  gap,
-  type Scenario,
-  scenariosFor,
-  stagesUpTo,
-  webhookAccepts,
-} from '../judges/scenarios.js';
+import { type Evidence, type Scenario, scenariosFor, stagesUpTo } from '../judges/scenarios.js';
 import type { MockApiClient } from '../mock-api-client/client.js';
 import { n8nRunSource } from '../n8n/runs.js';
 import { STAGE_NAMES, type StageName } from '../stages/stages.js';
@@ -25,8 +18,9 @@ import { openSession } from '../targets/session.js';
 import type { startReferenceTarget } from '../targets/targets.js';
 import type { Output } from '../tool-kit/output.js';
 import { LAB_USER } from '../workflow/scenario.js';
+import { type CheckContext, CheckSetupError, NotListening } from './drive.js';
 import type { CheckOptions } from './options.js';
-import { type CheckContext, CheckSetupError, checkScenario, NotListening } from './scenario-check.js';
+import { checkScenario } from './scenario-check.js';
 import { formatTimings, type TimedStimulus } from './timings.js';
 
 export const CHECK_REFERENCE_TIMING: Timing = CHECK_TIMING.reference;
@@ -47,14 +41,14 @@ export async function runCheck(
   hooks: CheckHooks = {},
 ): Promise<CheckReport> {
   const startedAt = new Date();
+  const stages = options.only && options.stage !== 'all' ? [options.stage] : stagesUpTo(options.stage);
+  const scenarios = scenariosFor(stages);
   const mapping = await loadMapping(options.mappingPath);
   const session = await openSession(options, output, hooks.startReference);
   const { api, target } = session;
   try {
     const timing =
       hooks.timing ?? (options.target === 'reference' ? CHECK_REFERENCE_TIMING : CHECK_N8N_TIMING);
-    const stages = options.only && options.stage !== 'all' ? [options.stage] : stagesUpTo(options.stage);
-    const scenarios = scenariosFor(stages);
     const notes: string[] = [];
     const note = (message: string) => {
       if (!notes.includes(message)) notes.push(message);
@@ -100,7 +94,7 @@ export async function runCheck(
       } catch (error) {
         if (!(error instanceof NotListening)) throw error;
         stopped = error.stopped;
-        results.push(stoppedResult(scenario, stopped));
+        results.push(error.result);
         break;
       } finally {
         await target.afterCase?.();
@@ -169,23 +163,6 @@ async function labIdentity(api: MockApiClient): Promise<Record<string, unknown> 
       `the mock API (${api.describe}) cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/** The one result a stopped check records: the webhook (or rollback) line, failed with the one line. */
-function stoppedResult(scenario: Scenario, stopped: Stopped): ExpectationResult {
-  return {
-    stage: stopped.stage,
-    stimulus: scenario.stimulus,
-    expectation:
-      stopped.stage === 'webhook'
-        ? webhookAccepts.text
-        : `a workflow listens on POST /webhook/${stopped.path}`,
-    status: 'fail',
-    hint: stopped.message,
-    detail: gap(`POST /webhook/${stopped.path}`, 'a workflow listening', 'answered 404'),
-    at: new Date().toISOString(),
-    run: null,
-  };
 }
 
 function summarize(stage: StageName, results: readonly ExpectationResult[]): StageResult {

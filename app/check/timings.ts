@@ -1,5 +1,16 @@
 /** The checker's --timings: where each stimulus's time went, and the whole check's. */
-import type { ScenarioTimings } from './scenario-check.js';
+
+/** Where one scenario's time went, in milliseconds. */
+export interface ScenarioTimings {
+  reset: number;
+  trigger: number;
+  /** n8n's run, from the alert's answer until it was seen ended; null: not seen ended. */
+  run: number | null;
+  settle: number;
+  /** The run's look-up after the wait (its node data, for the pointer and the Webhook stage). */
+  lookup: number;
+  total: number;
+}
 
 export interface TimedStimulus extends ScenarioTimings {
   stimulus: string;
