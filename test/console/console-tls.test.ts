@@ -6,77 +6,17 @@
  * whole-life bound and kept without it; a slow request head is cut at the console's header bound and kept
  * under the default; connections over the console's cap are closed and, under the default, held.
  */
-import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort, httpsCall, plainGet, useClassTls } from '../helpers/class-tls.js';
 import { spawnNode } from '../helpers/service-process.js';
 import { client, closeAll, gateTo, listening, now, SHORT, sleep } from './gate-harness.js';
 import { waitForLine } from './harness.js';
 
 const SECRET = 'correct horse battery staple';
-let dir: string;
-let ca: string;
-let cert: string;
-let key: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'console-tls-'));
-  execFileSync('bash', ['docker/lab/tls.sh', join(dir, 'tls'), '127.0.0.1']);
-  ca = readFileSync(join(dir, 'tls', 'class-ca.pem'), 'utf8');
-  cert = readFileSync(join(dir, 'tls', '127.0.0.1.pem'), 'utf8');
-  key = readFileSync(join(dir, 'tls', '127.0.0.1.key'), 'utf8');
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const classTls = useClassTls('console-tls-');
 afterEach(closeAll);
-
-const freePort = async () => {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-};
-
-/** Whatever a plain-HTTP GET gets back within 2 s: the raw bytes, '' when the connection is closed on it. */
-function plainGet(port: number, path = '/login'): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    let got = '';
-    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
-    socket.on('data', (chunk: Buffer) => {
-      got += chunk.toString('latin1');
-    });
-    const done = () => resolve(got);
-    socket.on('close', done);
-    socket.on('error', () => {});
-    setTimeout(() => {
-      socket.destroy();
-      done();
-    }, 2000);
-  });
-}
-
-/** An https GET trusting only the class CA: its status and body. */
-function httpsGet(port: number, path: string): Promise<{ status: number; body: string; cookie: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path, ca, agent: false, timeout: 5000 }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => {
-        body += c.toString();
-      });
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body, cookie: String(res.headers['set-cookie'] ?? '') }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function runConsole(env: Record<string, string>) {
   const [gatePort, consolePort] = [await freePort(), await freePort()];
@@ -107,9 +47,9 @@ afterAll(async () => {
 
 describe('the console over TLS (CONSOLE_TLS_CERT, CONSOLE_TLS_KEY)', () => {
   it('serves its sign-in page over https to a client trusting the class CA; plain HTTP gets nothing', async () => {
-    const tls = await started({ CONSOLE_TLS_CERT: cert, CONSOLE_TLS_KEY: key });
+    const tls = await started({ CONSOLE_TLS_CERT: classTls.cert, CONSOLE_TLS_KEY: classTls.key });
     expect(tls.url).toMatch(/^https:/);
-    const page = await httpsGet(tls.port, '/login');
+    const page = await httpsCall(classTls.ca, tls.port, '/login');
     expect(page.status).toBe(200);
     expect(page.body).toContain('<form');
     const plain = await plainGet(tls.port);
@@ -126,30 +66,12 @@ describe('the console over TLS (CONSOLE_TLS_CERT, CONSOLE_TLS_KEY)', () => {
   });
 
   it('sets its session cookie Secure over TLS and takes its https:// origin as its own', async () => {
-    const tls = await started({ CONSOLE_TLS_CERT: cert, CONSOLE_TLS_KEY: key });
+    const tls = await started({ CONSOLE_TLS_CERT: classTls.cert, CONSOLE_TLS_KEY: classTls.key });
     const form = `secret=${encodeURIComponent(SECRET)}`;
-    const answer = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
-      const req = httpsRequest(
-        {
-          host: '127.0.0.1',
-          port: tls.port,
-          path: '/login',
-          method: 'POST',
-          ca,
-          agent: false,
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            origin: `https://127.0.0.1:${tls.port}`,
-            'sec-fetch-site': 'same-origin',
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie'] ?? '') });
-        },
-      );
-      req.on('error', reject);
-      req.end(form);
+    const answer = await httpsCall(classTls.ca, tls.port, '/login', {
+      body: form,
+      origin: `https://127.0.0.1:${tls.port}`,
+      headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(answer.status).toBe(303);
     expect(answer.cookie).toMatch(/; Secure/i);
@@ -159,7 +81,7 @@ describe('the console over TLS (CONSOLE_TLS_CERT, CONSOLE_TLS_KEY)', () => {
     const proc = spawnNode('app/console/main.ts', [], {
       CONSOLE_PORT: '0',
       CONSOLE_SECRET: SECRET,
-      CONSOLE_TLS_CERT: cert,
+      CONSOLE_TLS_CERT: classTls.cert,
     });
     const { code } = await proc.exited;
     expect(code).toBe(2);
@@ -180,8 +102,8 @@ describe('the editor gate over TLS', () => {
 
   it('passes a TLS client through to n8n; a plain client gets nothing of n8n', async () => {
     const n8n = await n8nSaysOk();
-    const gate = await gateTo(n8n.port, SHORT, { tls: { cert, key } });
-    const page = await httpsGet(gate.port, '/');
+    const gate = await gateTo(n8n.port, SHORT, { tls: { cert: classTls.cert, key: classTls.key } });
+    const page = await httpsCall(classTls.ca, gate.port, '/');
     expect(page).toMatchObject({ status: 200, body: 'ok' });
     expect(await plainGet(gate.port, '/')).toBe('');
   });
@@ -194,7 +116,7 @@ describe('the editor gate over TLS', () => {
 
   it('a TLS client that trusts another CA is refused by its own check (the certificate is the class CA one)', async () => {
     const n8n = await n8nSaysOk();
-    const gate = await gateTo(n8n.port, SHORT, { tls: { cert, key } });
+    const gate = await gateTo(n8n.port, SHORT, { tls: { cert: classTls.cert, key: classTls.key } });
     const socket = tlsConnect({ host: '127.0.0.1', port: gate.port, servername: undefined });
     const error = await new Promise<Error>((resolve) => socket.once('error', resolve));
     expect(error.message).toMatch(/certificate/i);
