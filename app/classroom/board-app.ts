@@ -1,7 +1,8 @@
 /**
  * The class board's app: the guard, then the page (the class report's page in its board mode), its
  * content for the page's script, and the class as JSON and CSV, each built from the labs' folders at the
- * moment it is asked for, by the class report's own model. No side effects: main.ts opens the socket.
+ * moment it is asked for, by the class report's own model. No side effects: ./board-main.ts opens the
+ * socket.
  */
 import { Hono } from 'hono';
 import { refuse } from '../service-kit/browser-guard.js';

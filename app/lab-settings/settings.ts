@@ -1,6 +1,6 @@
 /**
  * A lab's settings, declared once: each one's environment variable, default, rule and the words a bad value
- * gets. TypeScript reads them through ./parse.ts; the host scripts source docker/lab/settings.generated.sh,
+ * gets. TypeScript reads them through ./rules.ts; the host scripts source docker/lab/settings.generated.sh,
  * written from here by ./generate-cli.ts; compose.yaml's `${NAME:-default}`, the Kubernetes base's literals and
  * the docs' settings tables are held equal to these by test/lab-settings/copies.test.ts. Dependency-free.
  */

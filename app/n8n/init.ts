@@ -1,6 +1,6 @@
 /**
- * The Kubernetes lab's set-up (the init container of the mock API's pod, deploy/kubernetes/base/
- * mock-api.yaml), on every start of the pod: waits until n8n main is ready, makes or finds the owner (the
+ * The Kubernetes lab's set-up (the init container of the mock API's pod,
+ * deploy/kubernetes/base/mock-api.yaml), on every start of the pod: waits until n8n main is ready, makes or finds the owner (the
  * lab's login), and makes sure the lab has one key for n8n's public API, kept where the next start finds it
  * (the lab's Secret on a cluster: app/n8n/k8s-init.ts; a file otherwise). A kept key that n8n still
  * accepts is used as it is, with no login: a trainee who changed the password changes nothing here. A new

@@ -1,11 +1,13 @@
 /**
  * What a newcomer reads first is true of every file: each app/ source file opens (after a #! line, if any)
- * with a comment that says what it is, and every shell file of the repository, the product's and the tests',
+ * with a comment that says what it is, and each file that comment names (./x.ts, app/y/z.ts, docker/lab.sh)
+ * is one of the repository's; every shell file of the repository, the product's and the tests',
  * is at most 400 lines, as app/'s TypeScript is (test/lint/rooms.test.ts); shellcheck holds them all
  * (test/lint/shell.sh).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const MAX_SHELL_LINES = 400;
@@ -37,6 +39,34 @@ function withoutHead(sources: Sources): string[] {
     .map(([path]) => `${path}: no head comment saying what it is`);
 }
 
+/** The head comment of a source file (after a #! line, if any): its text, or '' when it opens with none. */
+function headOf(text: string): string {
+  const body = text.startsWith('#!') ? text.slice(text.indexOf('\n') + 1) : text;
+  return /^\s*(\/\*[\s\S]*?\*\/|(?:\/\/[^\n]*\n)+)/.exec(body)?.[1] ?? '';
+}
+
+/**
+ * A file's name as a head comment gives it: a path of the repository's (app/x.ts, docker/lab.sh, ./a.ts,
+ * ../b/c.ts, main.ts) ending in a source or document extension; a glob's part (variants-*.test.ts) is none,
+ * nor are data files a lab writes (reports/runs.json).
+ */
+const FILE_NAME =
+  /(?<![\w./*<>-])((?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|js|mjs|cjs|sh|md|yaml|yml|html|css))(?![\w/*-])/g;
+
+/**
+ * Each file a head comment names that the repository does not hold: the name is taken from the commenting
+ * file's folder and from the repository's root (a .js name as its .ts source); neither found is a dead name.
+ */
+function deadNames(sources: Sources, exists: (path: string) => boolean): string[] {
+  return Object.entries(sources).flatMap(([path, text]) =>
+    [...headOf(text).matchAll(FILE_NAME)].flatMap(([, name = '']) => {
+      const places = [normalize(join(dirname(path), name)), normalize(name)];
+      const found = places.some((p) => exists(p) || (p.endsWith('.js') && exists(`${p.slice(0, -3)}.ts`)));
+      return found ? [] : [`${path}: its head comment names ${name}, which is no file of the repository`];
+    }),
+  );
+}
+
 /** A shell file as test/lint/shell.sh finds one: named .sh, or its first line a bash or sh #!, or sourced. */
 const isShell = (path: string, text: string) => {
   const first = text.split('\n', 1)[0] ?? '';
@@ -57,6 +87,49 @@ describe('the heads of app/ and the size of the shell', () => {
     const app = read(tracked('app/*.ts'));
     expect(Object.keys(app).length).toBeGreaterThan(150);
     expect(withoutHead(app)).toEqual([]);
+  });
+
+  it('every file an app/ head comment names is one of the repository', () => {
+    const app = read(tracked('app/*.ts'));
+    const named = Object.values(app).flatMap((text) => [...headOf(text).matchAll(FILE_NAME)]);
+    expect(named.length).toBeGreaterThan(100);
+    expect(deadNames(app, existsSync)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a sibling by ./',
+      { 'app/a/x.ts': '/** Reads ./parse.ts. */\n' },
+      ['app/a/x.ts: its head comment names ./parse.ts, which is no file of the repository'],
+    ],
+    [
+      'a bare sibling',
+      { 'app/a/x.ts': '/** main.ts opens it. */\n' },
+      ['app/a/x.ts: its head comment names main.ts, which is no file of the repository'],
+    ],
+    [
+      'a path from the root',
+      { 'app/a/x.ts': '/**\n * As docker/lab/gone.sh does.\n */\n' },
+      ['app/a/x.ts: its head comment names docker/lab/gone.sh, which is no file of the repository'],
+    ],
+    [
+      'a path cut by a line break',
+      { 'app/a/x.ts': '/** deploy/base/\n * mock.yaml */\n' },
+      ['app/a/x.ts: its head comment names mock.yaml, which is no file of the repository'],
+    ],
+    [
+      'files that are there',
+      { 'app/a/x.ts': '/** ./y.ts, ../b/z.js, y.ts, app/b/z.ts, docker/lab.sh. */\n' },
+      [],
+    ],
+    [
+      'a glob, a data file, a name after the head',
+      { 'app/a/x.ts': '/** variants-*.test.ts, reports/runs.json. */\n// gone.ts\n' },
+      [],
+    ],
+  ])('a named file: %s', (_, sources: Sources, found) => {
+    const files = new Set(['app/a/y.ts', 'app/b/z.ts', 'docker/lab.sh']);
+    expect(deadNames(sources, (p) => files.has(p))).toEqual(found);
   });
 
   it("every shell file, the tests' too, is at most 400 lines", () => {
