@@ -24,6 +24,8 @@ LOG_TAG=engine-test
 . test/engine/walls.sh
 # shellcheck source=restarts.sh
 . test/engine/restarts.sh
+# shellcheck source=ipv6-default.sh
+. test/engine/ipv6-default.sh
 # shellcheck source=../lib/reach.sh
 . test/lib/reach.sh
 # A named lab of its own (project soar-lab-etest, settings in labs/etest.env), on the lab's default slot.
@@ -42,6 +44,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   walls_cleanup
+  v6_cleanup
   if engine_answers; then
     LAB_FORCE_DOWN=1 timeout 120 bash docker/lab.sh down >/dev/null 2>&1 || true
     docker rm -f "$OUTSIDE_BOX" >/dev/null 2>&1 || true
@@ -160,6 +163,7 @@ if [ -n "$STARTED_ENGINE" ]; then
   walls_gateways
   walls_routed_client
   walls_ipv6
+  walls_ipv6_default
   walls_dns
 fi
 

@@ -109,7 +109,11 @@ exercise_keep_restart() {
   check "... make check STAGE=enrich passes" passes_stage enrich
 
   docker rm -f "$(container_of soar-lab n8n)" >/dev/null
-  check "control: with n8n's containers removed, nothing listens" test "$(http_code POST "$WEBHOOK" '{}')" = 000
+  # The console's gate still listens on the editor's port: it connects, finds no n8n, and closes the
+  # connection unanswered. Not a refused connection (the gate gone too) nor silence (a host that hangs).
+  check "control: with n8n's containers removed, the webhook gets no status line: the gate connects and closes" \
+    closed_no_status in_ns curl -s -o /dev/null --max-time 10 -X POST "$WEBHOOK" -H 'content-type: application/json' -d '{}'
+  refute "... and the probe that the workflow listens fails" webhook_listens
   rc=0
   out=$(make_lab up 2>&1) || rc=$?
   check "make up repairs the broken lab (exit $rc: $(grep -m 1 'not up' <<<"$out" | cut -c1-90))" test "$rc" = 0

@@ -11,6 +11,7 @@
 #                   gone, node missing), which refute_reach counts as a failure, never as a wall.
 #   reach_in CONTAINER URL [IFACE]  the probe inside a running container (docker exec)
 #   closed_unanswered CONTAINER URL  connected, then closed with no status line (a refused client)
+#   closed_no_status COMMAND...  a curl connected and closed with no status line (its exit 52 or 56)
 #   refute_reach NAME COMMAND...   passes when COMMAND (a REACH probe) exits 1, its answer printed
 #   control_reach NAME COMMAND...  passes when it exits 0 (the same probe, the wall removed), likewise
 #   needs: pass and fail (test/lib/engine.sh)
@@ -36,6 +37,16 @@ closed_unanswered() {
   said=$(reach_in "$1" "$2" || true)
   echo "$said"
   grep -q '^reached: connected' <<<"$said" && ! grep -q 'answered' <<<"$said"
+}
+
+# closed_no_status COMMAND...: COMMAND, a curl to a listener, connected and was closed with no status
+# line: curl's exit 52 (an empty reply) or 56 (a reset after connect), printed. A status line (0, or 22
+# with -f), a refused connection (7: nothing listens) and silence (28) all fail it.
+closed_no_status() {
+  local rc=0
+  "$@" || rc=$?
+  echo "curl exit $rc"
+  [ "$rc" = 52 ] || [ "$rc" = 56 ]
 }
 
 refute_reach() {
