@@ -3,6 +3,7 @@
  * content for the page's script, and the class as JSON and CSV, each built from the labs' folders at the
  * moment it is asked for, by the class report's own model. No side effects: main.ts opens the socket.
  */
+import { X509Certificate } from 'node:crypto';
 import { Hono } from 'hono';
 import { refuse } from '../service-kit/browser-guard.js';
 import { BOARD_JS } from './board-client.js';
@@ -20,6 +21,8 @@ export interface BoardDeps {
   sessions: BoardSessions | undefined;
   /** Served over TLS: its https:// origins (board-guard.ts). */
   tlsOrigins?: readonly string[] | undefined;
+  /** The class CA's certificate (PEM): its fingerprint on the page, the file at /class-ca.pem. */
+  classCa?: string | undefined;
   now?: () => Date;
   /** Where an unexpected error is told (main: stderr). */
   log?: (line: string) => void;
@@ -30,9 +33,15 @@ const download = (name: string, type: string) => ({
   'content-disposition': `inline; filename="${name}"`,
 });
 
+/** The class CA as the page offers it: its PEM and its SHA-256 fingerprint as browsers show it (AA:BB:…). */
+export function classCaOf(pem: string): { pem: string; fingerprint: string } {
+  return { pem, fingerprint: new X509Certificate(pem).fingerprint256 };
+}
+
 export function createBoardApp(deps: BoardDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const report = async () => buildClassReport(await deps.folders.classInput(now()));
+  const ca = deps.classCa === undefined ? undefined : classCaOf(deps.classCa);
   const app = new Hono();
   app.use(
     boardGuard({ allowedHosts: deps.allowedHosts, sessions: deps.sessions, tlsOrigins: deps.tlsOrigins }),
@@ -40,7 +49,14 @@ export function createBoardApp(deps: BoardDeps): Hono {
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.get('/board.css', (c) => c.body(CLASS_PAGE_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/board.js', (c) => c.body(BOARD_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
-  app.get('/', async (c) => c.html(renderHtml(await report(), 'board')));
+  app.get('/', async (c) => c.html(renderHtml(await report(), 'board', ca?.fingerprint)));
+  if (ca !== undefined)
+    app.get('/class-ca.pem', (c) =>
+      c.body(ca.pem, 200, {
+        'content-type': 'application/x-pem-file',
+        'content-disposition': 'attachment; filename="class-ca.pem"',
+      }),
+    );
   app.get('/board/content', async (c) => c.html(renderBoardContent(await report())));
   app.get('/class.json', async (c) =>
     c.body(`${JSON.stringify(await report(), null, 2)}\n`, 200, download('class.json', 'application/json')),
