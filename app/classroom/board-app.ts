@@ -35,7 +35,8 @@ const download = (name: string, type: string) => ({
 
 /** The class CA as the page offers it: its PEM and its SHA-256 fingerprint as browsers show it (AA:BB:…). */
 export function classCaOf(pem: string): { pem: string; fingerprint: string } {
-  return { pem, fingerprint: new X509Certificate(pem).fingerprint256 };
+  // One final newline, as the file has it (the shell's $(cat ...) that hands it over drops it).
+  return { pem: `${pem.trimEnd()}\n`, fingerprint: new X509Certificate(pem).fingerprint256 };
 }
 
 export function createBoardApp(deps: BoardDeps): Hono {

@@ -32,7 +32,8 @@ beforeAll(async () => {
   ca = readFileSync(join(dir, 'tls', 'class-ca.pem'), 'utf8');
   on = classOnDisk(['alice']);
   await writeStates(on, [{ name: 'alice', state: 'running' }]);
-  withCa = await serveBoard(on, { sessions: new BoardSessions(SECRET), classCa: ca });
+  // As docker/lab/board.sh hands it over (the shell's $(cat ...)): without the file's final newline.
+  withCa = await serveBoard(on, { sessions: new BoardSessions(SECRET), classCa: ca.trimEnd() });
   without = await serveBoard(on, { sessions: new BoardSessions(SECRET) });
 });
 afterAll(async () => {
