@@ -4,6 +4,7 @@
  * moment it is asked for, by the class report's own model. No side effects: ./board-main.ts opens the
  * socket.
  */
+import { X509Certificate } from 'node:crypto';
 import { Hono } from 'hono';
 import { refuse } from '../service-kit/browser-guard.js';
 import { BOARD_JS } from './board-client.js';
@@ -21,6 +22,8 @@ export interface BoardDeps {
   sessions: BoardSessions | undefined;
   /** Served over TLS: its https:// origins (board-guard.ts). */
   tlsOrigins?: readonly string[] | undefined;
+  /** The class CA's certificate (PEM): its fingerprint on the page, the file at /class-ca.pem. */
+  classCa?: string | undefined;
   now?: () => Date;
   /** Where an unexpected error is told (main: stderr). */
   log?: (line: string) => void;
@@ -31,9 +34,16 @@ const download = (name: string, type: string) => ({
   'content-disposition': `inline; filename="${name}"`,
 });
 
+/** The class CA as the page offers it: its PEM and its SHA-256 fingerprint as browsers show it (AA:BB:…). */
+export function classCaOf(pem: string): { pem: string; fingerprint: string } {
+  // One final newline, as the file has it (the shell's $(cat ...) that hands it over drops it).
+  return { pem: `${pem.trimEnd()}\n`, fingerprint: new X509Certificate(pem).fingerprint256 };
+}
+
 export function createBoardApp(deps: BoardDeps): Hono {
   const now = deps.now ?? (() => new Date());
   const report = async () => buildClassReport(await deps.folders.classInput(now()));
+  const ca = deps.classCa === undefined ? undefined : classCaOf(deps.classCa);
   const app = new Hono();
   app.use(
     boardGuard({ allowedHosts: deps.allowedHosts, sessions: deps.sessions, tlsOrigins: deps.tlsOrigins }),
@@ -41,7 +51,14 @@ export function createBoardApp(deps: BoardDeps): Hono {
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.get('/board.css', (c) => c.body(CLASS_PAGE_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/board.js', (c) => c.body(BOARD_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
-  app.get('/', async (c) => c.html(renderHtml(await report(), 'board')));
+  app.get('/', async (c) => c.html(renderHtml(await report(), 'board', ca?.fingerprint)));
+  if (ca !== undefined)
+    app.get('/class-ca.pem', (c) =>
+      c.body(ca.pem, 200, {
+        'content-type': 'application/x-pem-file',
+        'content-disposition': 'attachment; filename="class-ca.pem"',
+      }),
+    );
   app.get('/board/content', async (c) => c.html(renderBoardContent(await report())));
   app.get('/class.json', async (c) =>
     c.body(`${JSON.stringify(await report(), null, 2)}\n`, 200, download('class.json', 'application/json')),

@@ -29,6 +29,11 @@ export const BoardConfigSchema = z
      */
     tlsCert: PemCertificateSchema.optional(),
     tlsKey: PemKeySchema.optional(),
+    /**
+     * The class CA's certificate (PEM text, docker/lab/tls.sh's class-ca.pem): the page shows its SHA-256
+     * fingerprint and offers the file (/class-ca.pem, without a session) for trainees to trust.
+     */
+    caCert: PemCertificateSchema.optional(),
     /** The port browsers reach the board on (the engine publishes it): its https:// origins name it. */
     publicPort: z.coerce.number().int('must be a whole number').min(1).max(65535).optional(),
   })
@@ -48,6 +53,7 @@ export const BOARD_ENV = {
   secret: 'CLASS_BOARD_SECRET',
   tlsCert: 'BOARD_TLS_CERT',
   tlsKey: 'BOARD_TLS_KEY',
+  caCert: 'BOARD_CA_CERT',
   publicPort: 'BOARD_PUBLIC_PORT',
 } as const;
 

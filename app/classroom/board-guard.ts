@@ -103,7 +103,8 @@ export function boardGuard(options: BoardGuardOptions): MiddlewareHandler {
     css: SIGN_IN_CSS,
     script: () => LOGIN_JS,
     page: renderBoardLogin,
-    open: ['/health'],
+    // The class CA's certificate is public: a trainee fetches it before trusting the board's address.
+    open: ['/health', '/class-ca.pem'],
   };
   return browserGuard(names, 'class board', guarded, new Set(options.tlsOrigins ?? []));
 

@@ -31,6 +31,7 @@ function main(): void {
     sessions: config.secret === undefined ? undefined : new BoardSessions(config.secret),
     tlsOrigins:
       tls && [...LOOPBACK_NAMES, ...config.allowedHosts].map((name) => `https://${name}:${publicPort}`),
+    classCa: config.caCert,
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const listen = { fetch: app.fetch, hostname: config.host, port: config.port };

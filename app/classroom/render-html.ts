@@ -139,7 +139,11 @@ ${nextCell(lab, today)}
 </main>`;
 }
 
-export function renderHtml(report: ClassReport, mode: PageMode = 'report') {
+/**
+ * The page; on the board over TLS, `caFingerprint` is the class CA's SHA-256 fingerprint, shown with a link
+ * to the CA's file (the board serves it) for trainees to trust once per browser.
+ */
+export function renderHtml(report: ClassReport, mode: PageMode = 'report', caFingerprint?: string) {
   const board = mode === 'board';
   const title = board ? 'Class board · SOAR lab' : 'Class report · SOAR lab';
   return html`<!doctype html>
@@ -162,7 +166,12 @@ ${
     board
       ? html`<p>Suspicious Login Response · every trainee's checks, as they land</p>
   <p id="live" class="live" data-state="connecting" aria-live="polite">connecting…</p>
-  <nav aria-label="exports"><a href="/class.csv">class.csv</a><a href="/class-history.csv">class-history.csv</a><a href="/class.json">class.json</a></nav>`
+  <nav aria-label="exports"><a href="/class.csv">class.csv</a><a href="/class-history.csv">class-history.csv</a><a href="/class.json">class.json</a></nav>
+  ${
+    caFingerprint === undefined
+      ? ''
+      : html`<p id="class-ca" class="class-ca">Class CA, to trust once per browser (the trainee guide says how): <a href="/class-ca.pem" download>class-ca.pem</a> · SHA-256 <code>${caFingerprint}</code></p>`
+  }`
       : html`<p>Suspicious Login Response · each trainee's last stage check · made ${when(report.generated_at)}</p>`
   }
 </header>

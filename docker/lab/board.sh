@@ -168,13 +168,13 @@ board_start() {
   local name mounts=()
   for name in $1; do mounts+=(--mount "type=volume,source=$(board_volume "$name"),target=/labs/$name,readonly"); done
   docker rm -f "$BOARD_CONTAINER" >/dev/null 2>&1 || true
-  CLASS_BOARD_SECRET=$4 BOARD_TLS_CERT=${BOARD_TLS_CERT:-} BOARD_TLS_KEY=${BOARD_TLS_KEY:-} docker run -d --rm --name "$BOARD_CONTAINER" --label soar-lab.class-board=1 \
+  CLASS_BOARD_SECRET=$4 BOARD_TLS_CERT=${BOARD_TLS_CERT:-} BOARD_TLS_KEY=${BOARD_TLS_KEY:-} BOARD_CA_CERT=${BOARD_CA_CERT:-} docker run -d --rm --name "$BOARD_CONTAINER" --label soar-lab.class-board=1 \
     --read-only --cap-drop ALL --security-opt no-new-privileges --user 1000:1000 --init \
     --memory 128m --pids-limit 64 --tmpfs /tmp:size=1m \
     --network "$BOARD_NETWORK" -p "$2:$3:8080" \
     -e BOARD_HOST=0.0.0.0 -e BOARD_PORT=8080 -e BOARD_LABS=/labs -e BOARD_SAVED=/saved \
     -e BOARD_STATES=/board/states.json -e BOARD_ALLOWED_HOSTS="$2" -e CLASS_BOARD_SECRET \
-    -e BOARD_TLS_CERT -e BOARD_TLS_KEY -e BOARD_PUBLIC_PORT="$3" \
+    -e BOARD_TLS_CERT -e BOARD_TLS_KEY -e BOARD_CA_CERT -e BOARD_PUBLIC_PORT="$3" \
     --mount "type=bind,source=$(board_dir),target=/board,readonly" \
     --mount "type=bind,source=$ROOT/reports,target=/saved,readonly" \
     ${mounts[@]+"${mounts[@]}"} "$BOARD_IMAGE" node dist/app/classroom/board-main.js >/dev/null
@@ -198,7 +198,7 @@ board_stop() {
 }
 
 cmd_class_board() {
-  local port=${CLASS_BOARD_PORT:-8080} bind=${LAB_BIND:-127.0.0.1} dir secret="" mounted want states i curl_tls BOARD_TLS_CERT BOARD_TLS_KEY
+  local port=${CLASS_BOARD_PORT:-8080} bind=${LAB_BIND:-127.0.0.1} dir secret="" mounted want states i curl_tls BOARD_TLS_CERT BOARD_TLS_KEY BOARD_CA_CERT
   class_names
   need_docker
   in_range "$port" 1 65535 || die "CLASS_BOARD_PORT=$port is not a port number (1-65535)"
@@ -218,14 +218,16 @@ cmd_class_board() {
     die "$bind:$port is in use: make class-board ROSTER=$ROSTER CLASS_BOARD_PORT=<another port>"
   mkdir -p "$dir" "$ROOT/reports"
   chmod 755 "$dir"
-  BOARD_TLS_CERT="" BOARD_TLS_KEY="" curl_tls=()
+  BOARD_TLS_CERT="" BOARD_TLS_KEY="" BOARD_CA_CERT="" curl_tls=()
   if [ "$(scheme_of_bind "$bind")" = https ]; then
     secret=$(board_secret)
     # On a classroom address the board speaks TLS only, with the address's certificate (docker/lab/tls.sh).
     LAB_BIND=$bind LAB_SCHEME=https tls_lab_env
     BOARD_TLS_CERT=$CONSOLE_TLS_CERT BOARD_TLS_KEY=$CONSOLE_TLS_KEY
     curl_tls=(--cacert "$(tls_dir)/class-ca.pem")
-    [ -f "$(tls_dir)/$bind.own" ] && curl_tls=(-k)
+    # The page shows the class CA's fingerprint and offers its file, unless the trainer gave their own
+    # certificate (LAB_TLS_CERT), which the class CA did not sign.
+    if [ -f "$(tls_dir)/$bind.own" ]; then curl_tls=(-k); else BOARD_CA_CERT=$(cat "$(tls_dir)/class-ca.pem"); fi
   fi
   states=$(board_states) || die "could not read the labs' states from Docker"
   board_write_states "$dir" "$states" || die "could not write $dir/states.json"

@@ -109,10 +109,15 @@ load_settings() {
     LAB_SCHEME=$(scheme_of_bind "$LAB_BIND")
     EDITOR_URL=$LAB_SCHEME://$LAB_BIND:$LAB_EDITOR_PORT CONSOLE_URL=$LAB_SCHEME://$LAB_BIND:$LAB_CONSOLE_PORT
   fi
+  # n8n's session cookie is `Secure` where the browser reaches n8n over TLS only (the gate on a classroom
+  # address). n8n writes the flag whatever the hop from the gate is (plain HTTP inside), and its editor
+  # refuses to start only on a plain http:// page (docs/trainer-guide.md); on loopback it stays plain.
+  LAB_N8N_SECURE_COOKIE=false
+  [ "$LAB_SCHEME" != https ] || LAB_N8N_SECURE_COOKIE=true
   # The console's session cookie is named for its lab (and its published port).
   CONSOLE_LAB=${LAB:-default}
   export LAB_SCHEME LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND APPROVAL_TIMEOUT_SECONDS LAB_STARTERS \
-    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX
+    LAB_PUBLIC_ORIGIN LAB_CPUS CONSOLE_LAB LAB_INTERNAL_SUBNET LAB_BACKEND_SUBNET LAB_EDITOR_SUBNET LAB_FRONT_SUBNET LAB_API_IP LAB_N8N_RANGE LAB_INTERNAL_GATEWAY LAB_BRIDGE_PREFIX LAB_N8N_SECURE_COOKIE
 }
 
 # A running lab keeps the settings it was made with.

@@ -23,7 +23,7 @@
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
 # LAB_TEST_PARTS="exercise class update" (default all three); for developers also guide, starters, keep,
-# walls, tutor (each on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
+# walls, tutor, truth, tls (each on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -58,6 +58,8 @@ LOG_TAG=lab-test
 . test/lab/tutor-figures.sh
 # shellcheck source=truth.sh
 . test/lab/truth.sh
+# shellcheck source=tls.sh
+. test/lab/tls.sh
 # shellcheck source=parts.sh
 . test/lab/parts.sh
 # The update part (update_part, update_stop), when its file is there.
@@ -90,6 +92,7 @@ cleanup() {
   parts_stop
   walls_stop
   tutor_stop
+  tls_stop
   if declare -F update_stop >/dev/null; then update_stop; fi
   if engine_answers; then
     for name in "" a b c offline; do LAB=$name LAB_FORCE_DOWN=1 timeout 300 bash docker/lab.sh down >/dev/null 2>&1 || true; done
@@ -108,7 +111,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 for tool in unshare curl; do command -v "$tool" >/dev/null || { echo "lab-test: $tool is needed" >&2; exit 1; }; done
 # The exercise drives n8n's editor in Chromium, as a trainee does (test/editor).
-case " $PARTS " in *" exercise "* | *" guide "* | *" starters "* | *" tutor "* | *" truth "*) ensure_chromium lab-test ;; esac
+case " $PARTS " in *" exercise "* | *" guide "* | *" starters "* | *" tutor "* | *" truth "* | *" tls "*) ensure_chromium lab-test ;; esac
 test_engine_up
 
 # --- images ----------------------------------------------------------------------------------------
@@ -225,6 +228,13 @@ if selected truth; then
   exercise_truth
   exercise_down
 fi
+# LAB_TEST_PARTS=tls: the classroom over TLS from a laptop's namespace, a class of two (test/lab/tls.sh); its
+# Chromium steps are tls_chromium alone.
+if selected tls; then
+  TLS_STARTED=$SECONDS
+  timed tls_up tls_plain tls_between tls_chromium tls_down
+  TLS_SECONDS=$((SECONDS - TLS_STARTED))
+fi
 
 echo
 echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compose $(docker compose version --short)):" \
@@ -236,6 +246,7 @@ echo "lab test figures (engine $(docker version -f '{{.Server.Version}}'), compo
   "class-up of three labs ${CLASS_UP_SECONDS:-?} s, again on the running class ${CLASS_AGAIN_SECONDS:-?} s;" \
   "lab a under the matrix ${CLASS_PEAK_MIB:-?} MiB peak (matrix ${MATRIX_SECONDS:-?} s, beside a check in lab b);" \
   "class-report ${REPORT_SECONDS:-?} s; bundle ${BUNDLE_MB:-?} MB;" \
-  "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); the truth part ${TRUTH_SECONDS:-?} s (${TRUTH_FIGURES:-no figures}); total ${SECONDS} s"
+  "the tutor part ${TUTOR_SECONDS:-?} s (${TUTOR_FIGURES:-no figures}); the truth part ${TRUTH_SECONDS:-?} s (${TRUTH_FIGURES:-no figures});" \
+  "the tls part ${TLS_SECONDS:-?} s (class-up ${TLS_UP_SECONDS:-?} s, its Chromium steps ${TLS_CHROMIUM_SECONDS:-?} s); total ${SECONDS} s"
 echo "lab test steps (s): $(paste -sd, "$WORK/step-seconds" 2>/dev/null)"
 summary
