@@ -22,8 +22,8 @@
 # The commands run inside the engine's network namespace, where its published ports live, as they would
 # on a trainer's machine. Engine: $DOCKER_HOST when it answers, else a private one
 # (../shared/tools/docker-engine; root and `ip netns`), stopped at the end. Every wait is bounded.
-# LAB_TEST_PARTS="exercise class update" (default all three); for developers also guide, starters, keep,
-# walls, tutor, truth, tls (each on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
+# LAB_TEST_PARTS="exercise tls class update" (default all four); for developers also guide, starters, keep,
+# walls, tutor, truth (each on a lab of its own: see the parts below). Ends with the line "N passed, N failed".
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -72,7 +72,7 @@ export LAB_HEALTH_TIMEOUT=${LAB_HEALTH_TIMEOUT:-300}
 # The labs' saves go to the test's own folder, never into the checkout's saved/ (a developer's own saves).
 export LAB_SAVE_DIR=$WORK/saved
 unset LAB LAB_MODE LAB_SUBNET LAB_EDITOR_PORT LAB_CONSOLE_PORT LAB_BIND
-PARTS=${LAB_TEST_PARTS:-exercise class update}
+PARTS=${LAB_TEST_PARTS:-exercise tls class update}
 BASE_IMAGE=local/node-min:20
 ARTEFACTS_IMAGE=soar-lab/mock-api-artefacts:lab-test
 OUTSIDE_NET=soar-lab-ltest-outside
@@ -161,6 +161,14 @@ after_the_class() { if selected class; then part_gate_wait class 1200; fi; }
 if selected exercise; then
   timed exercise_up exercise_guide_shots exercise_build exercise_starters_in_chromium exercise_tutor exercise_truth
 fi
+# The classroom over TLS from a laptop's namespace, a class of two (test/lab/tls.sh), in this phase: its
+# Chromium steps (tls_chromium) get the processors to themselves, and its class is down before the class
+# part makes its own (the same roster file, the same slots).
+if selected tls; then
+  TLS_STARTED=$SECONDS
+  timed tls_up tls_plain tls_between tls_chromium tls_down
+  TLS_SECONDS=$((SECONDS - TLS_STARTED))
+fi
 # What drives Chromium and times the tutor is over: LAB_TEST_CHROMIUM_DONE (a file) tells a caller that
 # runs other suites beside this one (.ci/run) that it may start them now.
 [ -z "${LAB_TEST_CHROMIUM_DONE:-}" ] || : >"$LAB_TEST_CHROMIUM_DONE"
@@ -227,13 +235,6 @@ if selected truth; then
   check "the scripted trainee publishes the whole workflow (and the rollback)" trainee all
   exercise_truth
   exercise_down
-fi
-# LAB_TEST_PARTS=tls: the classroom over TLS from a laptop's namespace, a class of two (test/lab/tls.sh); its
-# Chromium steps are tls_chromium alone.
-if selected tls; then
-  TLS_STARTED=$SECONDS
-  timed tls_up tls_plain tls_between tls_chromium tls_down
-  TLS_SECONDS=$((SECONDS - TLS_STARTED))
 fi
 
 echo
