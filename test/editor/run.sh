@@ -12,7 +12,10 @@
 #   - with the lab's modules as they were (only mcp-registry off): the driver fails, sign-in lands on the
 #     n8n Assistant (/assistant);
 #   - with only instance-ai off: sign-in lands on the overview but the driver fails on the AI markers
-#     (agents, chat, MCP still on): the marker check itself can fail.
+#     (agents, chat, MCP still on): the marker check itself can fail;
+#   - through the console's editor gate with a 12 s cap on a connection's life: the cap closes the canvas's
+#     push connection, n8n's editor opens another by itself, and a manual run's result reaches the canvas;
+#     the control, the same gate closing every new push connection after the cap: no result.
 # Ends with "N passed, N failed"; exit 1 on a failure.
 # Env: LAB_CACHE (default $HOME/.cache/soar-lab), SHOTS=DIR (default: a temp folder; the guide's own are
 # written by make test-lab, test/lab/guide-shots.sh), KEEP=1 keeps the temp folder and logs, TRACE=1 traces.
@@ -208,9 +211,11 @@ node_link() { # node_link NODE: the address of NODE in the last run of the paste
       console.log(`${process.argv[3]}/workflow/${w.id}/executions/${process.argv[4]}/${node.id}`);' \
       "$WORK/workflow.json" "$1" "${URL[ai-off]}" "$run"
 }
-opens_node() { # opens_node URL NODE
-  npx --no-install tsx test/editor/open-run.ts --url "$1" --node "$2" >"$WORK/open-node.out" 2>&1
+opens_node() { # opens_node URL NODE: open-run.ts's own exit status
+  local rc=0
+  npx --no-install tsx test/editor/open-run.ts --url "$1" --node "$2" >"$WORK/open-node.out" 2>&1 || rc=$?
   sed 's/^/    /' "$WORK/open-node.out" | cut -c1-240
+  return "$rc"
 }
 link=$(node_link 'Check identity' || true)
 check "a run's address with a node's id opens that node's panel over the run (${link:-no address})" \
@@ -219,6 +224,32 @@ check "a run's address with a node's id opens that node's panel over the run (${
 opens_node "${link:-no-address}" 'Block' >/dev/null || true
 check "control: the panel that opens is the node's of the address, not another's (Block wanted)" \
   has "$WORK/open-node.out" "the node panel that opened is not Block's"
+
+# --- the console's editor gate: the editor works on across the cap on a connection's whole life ---------
+# The console's gate (test/editor/gate-life-gate.ts, one node process) with a short life cap; n8n's push connection, closed
+# by the cap, reconnects by itself, so a manual run's result (sent over push) reaches the canvas. Control:
+# the same gate closing every new push connection once the cap has closed the first: the same run shows no
+# result. After the run pointer's checks below, which read the pasted workflow's last run.
+GATE_LIFE_MS=12000
+gate_life() { # gate_life NAME [refuse-push-after-cap]: gate-life.ts through a fresh gate, output to $WORK/NAME.out
+  local name=$1 port
+  node --import tsx test/editor/gate-life-gate.ts "${URL[ai-off]##*:}" "$GATE_LIFE_MS" "${2:-}" >"$WORK/$name.gate" 2>&1 &
+  local gate_pid=$!
+  PIDS+=("$gate_pid")
+  for _ in $(seq 50); do port=$(sed -n 's/^gate on //p' "$WORK/$name.gate"); [ -n "$port" ] && break; sleep 0.1; done
+  set +e
+  npx --no-install tsx test/editor/gate-life.ts --gate "http://127.0.0.1:$port" --life-ms "$GATE_LIFE_MS" >"$WORK/$name.out" 2>&1
+  echo $? >"$WORK/$name.rc"
+  set -e
+  kill "$gate_pid" 2>/dev/null || true
+  sed 's/^/    /' "$WORK/$name.out" "$WORK/$name.gate"
+}
+gate_life gate-life
+g1() { rc gate-life 0 && has "$WORK/gate-life.out" 'the gate closed the canvas.s push connection at its life cap' && has "$WORK/gate-life.out" "the run's result shows on the canvas"; }
+check "the editor through the gate, its push connection closed by the gate's life cap ($((GATE_LIFE_MS / 1000)) s): a manual run's result still reaches the canvas" g1
+gate_life gate-life-control refuse-push-after-cap
+g2() { rc gate-life-control 1 && has "$WORK/gate-life-control.gate" 'a new push connection closed at its first bytes' && has "$WORK/gate-life-control.out" 'the gate closed the canvas.s push connection at its life cap' && has "$WORK/gate-life-control.out" 'no result on the canvas'; }
+check "control: the same with the gate closing every new push connection after the cap: no result reaches the canvas" g2
 
 # --- the lab's modules as they were: the assistant's page --------------------------------------------------
 driver lab "${URL[lab]}" --workflow "$WORKFLOW" --name "My Suspicious Login Response"
