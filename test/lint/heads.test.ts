@@ -54,14 +54,30 @@ const FILE_NAME =
   /(?<![\w./*<>-])((?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|js|mjs|cjs|sh|md|yaml|yml|html|css))(?![\w/*-])/g;
 
 /**
+ * A built file's sources: dist/ is the build's output, not the repository's, so dist/app/x/y.js stands for
+ * app/x/y.ts, or app/x/client/y.ts for the browser's bundles (dist/app/console/console.js).
+ */
+const sourcesOfBuilt = (place: string): string[] => {
+  if (!place.startsWith('dist/') || !place.endsWith('.js')) return [];
+  const source = `${place.slice('dist/'.length, -'.js'.length)}.ts`;
+  return [source, join(dirname(source), 'client', source.slice(dirname(source).length + 1))];
+};
+
+/**
  * Each file a head comment names that the repository does not hold: the name is taken from the commenting
- * file's folder and from the repository's root (a .js name as its .ts source); neither found is a dead name.
+ * file's folder and from the repository's root (a .js name as its .ts source, a built file as its
+ * source); none found is a dead name.
  */
 function deadNames(sources: Sources, exists: (path: string) => boolean): string[] {
   return Object.entries(sources).flatMap(([path, text]) =>
     [...headOf(text).matchAll(FILE_NAME)].flatMap(([, name = '']) => {
       const places = [normalize(join(dirname(path), name)), normalize(name)];
-      const found = places.some((p) => exists(p) || (p.endsWith('.js') && exists(`${p.slice(0, -3)}.ts`)));
+      const found = places.some(
+        (p) =>
+          exists(p) ||
+          (p.endsWith('.js') && exists(`${p.slice(0, -3)}.ts`)) ||
+          sourcesOfBuilt(p).some((source) => exists(source)),
+      );
       return found ? [] : [`${path}: its head comment names ${name}, which is no file of the repository`];
     }),
   );
@@ -121,6 +137,11 @@ describe('the heads of app/ and the size of the shell', () => {
       'files that are there',
       { 'app/a/x.ts': '/** ./y.ts, ../b/z.js, y.ts, app/b/z.ts, docker/lab.sh. */\n' },
       [],
+    ],
+    [
+      'a built file: its source, or none',
+      { 'app/a/x.ts': '/** dist/app/a/y.js, dist/app/b/q.js. */\n' },
+      ['app/a/x.ts: its head comment names dist/app/b/q.js, which is no file of the repository'],
     ],
     [
       'a glob, a data file, a name after the head',
