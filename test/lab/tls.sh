@@ -22,7 +22,10 @@
 
 TLS_BIND=10.251.0.1
 TLS_LAPTOP=10.251.0.2
-TLS_NETNS=${LAB_TEST_NETNS:-soar-lab-test}-laptop
+# Not named after the engine's namespace with a suffix: the engine's start looks its namespace up by prefix
+# (../shared/tools/docker-engine/start.sh), and a namespace named soar-lab-test-laptop left behind made a
+# restarted engine take it for its own.
+TLS_NETNS=laptop-${LAB_TEST_NETNS:-soar-lab-test}
 TLS_ROSTER=$WORK/tls-class.txt
 TLS_BOARD_PORT=8443
 TLS_CA=$ROOT/labs/tls/class-ca.pem
@@ -264,4 +267,6 @@ tls_down() {
   TLS_BOARD_PID=""
   check "make class-down removes both labs" make_lab class-down ROSTER="$TLS_ROSTER"
   check "... and nothing of them is left" test -z "$(docker ps -aq --filter label=com.docker.compose.project=soar-lab-tla --filter label=com.docker.compose.project=soar-lab-tlb)"
+  # The laptop and its cable go with the class: the parts after this one restart the engine.
+  ip netns del "$TLS_NETNS" 2>/dev/null || true
 }
