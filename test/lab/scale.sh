@@ -16,12 +16,17 @@
 #   5. for each further step k of SCALE_STEPS (default none; e.g. "12 8 4"): the burst in k labs, labs
 #      k+1..N stopped (`make stop`), held to the strict bar: every check passes within 2x a lone one;
 #   6. `make class-down` (every lab saved first, as a trainer's would be).
+# With SCALE_BIND=<address> the class comes up over TLS on that address (`make class-up ... LAB_BIND=`), put
+# on an interface of its own in the engine's namespace as a classroom address would be; the roster's links
+# must be https:// and each console must answer over TLS with the class CA's certificate. With
+# SCALE_IDLE_ONLY=1 only steps 1 and 6 run: the class's memory idle, with and without TLS alike.
 # The burst passes with no wrong verdict and nothing killed; the class shape with no wrong verdict, every
 # check run to a verdict, the 95th-percentile check time of the labs neither broken nor running away within
 # 2x the same requests alone, nothing killed.
 # Ends with "N passed, N failed". Figures on stdout and in $SCALE_REPORT (default reports/class-scale.txt).
 # Env: N (default 16), SCALE_MINUTES, SCALE_SEED (default 1), SCALE_STEPS, SCALE_VARIANT,
-# APPROVAL_TIMEOUT_SECONDS (default 20), SCALE_STAGE (the burst's, default block).
+# APPROVAL_TIMEOUT_SECONDS (default 20), SCALE_STAGE (the burst's, default block), SCALE_BIND (an IPv4
+# address; default none: loopback), SCALE_IDLE_ONLY (default 0).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -61,6 +66,16 @@ for k in $STEPS; do
   fi
 done
 STEPS=$(tr ' ' '\n' <<<"$STEPS" | { grep . || true; } | sort -rnu | paste -sd ' ')
+SCALE_BIND=${SCALE_BIND:-}
+SCALE_IDLE_ONLY=${SCALE_IDLE_ONLY:-0}
+if [ -n "$SCALE_BIND" ] && ! [[ $SCALE_BIND =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]]; then
+  echo "class-scale: SCALE_BIND=$SCALE_BIND is not an IPv4 address" >&2
+  exit 2
+fi
+# The classroom address's interface, in the engine's namespace; labs/tls/ removed at the end when this made it.
+BIND_LINK=soar-scale0
+TLS_DIR_MADE=0
+[ -d labs/tls ] || TLS_DIR_MADE=1
 
 cleanup() {
   local rc=$?
@@ -71,6 +86,8 @@ cleanup() {
   if engine_answers && [ -f "$ROSTER_FILE" ]; then
     LAB_FORCE_DOWN=1 timeout 1800 make -s --no-print-directory class-down ROSTER="$ROSTER_FILE" >/dev/null 2>&1
   fi
+  [ -z "$SCALE_BIND" ] || in_ns ip link del "$BIND_LINK" 2>/dev/null
+  [ "$TLS_DIR_MADE" = 0 ] || rm -rf labs/tls
   stop_engine
   rm -rf "$WORK"
   exit "$rc"
@@ -120,14 +137,33 @@ median() { awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{v[NR] = $1} END {pr
   echo "before class-up: free $(host_free_mib) MiB, load $(load1)"
 } | tee "$WORK/report"
 
-log "make class-up of $N labs"
+bind_args=()
+if [ -n "$SCALE_BIND" ]; then
+  in_ns ip link add "$BIND_LINK" type dummy
+  in_ns ip addr add "$SCALE_BIND/32" dev "$BIND_LINK"
+  in_ns ip link set "$BIND_LINK" up
+  bind_args=(LAB_BIND="$SCALE_BIND")
+  echo "over TLS: make class-up ... LAB_BIND=$SCALE_BIND (the class CA's certificates)" | tee -a "$WORK/report"
+fi
+log "make class-up of $N labs${SCALE_BIND:+ over TLS on $SCALE_BIND}"
 started=$SECONDS
 up_rc=0
-make_lab class-up ROSTER="$ROSTER_FILE" >"$WORK/class-up.log" 2>&1 || up_rc=$?
+make_lab class-up ROSTER="$ROSTER_FILE" "${bind_args[@]}" >"$WORK/class-up.log" 2>&1 || up_rc=$?
 UP_SECONDS=$((SECONDS - started))
 [ "$up_rc" = 0 ] || tail -n 20 "$WORK/class-up.log"
 check "make class-up of $N labs (${UP_SECONDS} s, exit $up_rc)" test "$up_rc" = 0
 [ "$up_rc" = 0 ] || summary
+if [ -n "$SCALE_BIND" ]; then
+  check "the roster's $N console links are https://$SCALE_BIND:..." \
+    test "$(grep -c "https://$SCALE_BIND:" labs/class-roster.txt)" -ge "$N"
+  tls_answers=0
+  for n in $(names); do
+    port=$(env_of "labs/$n.env" LAB_CONSOLE_PORT)
+    ! in_ns curl -sS -o /dev/null --max-time 10 --cacert labs/tls/class-ca.pem "https://$SCALE_BIND:$port/api/session" ||
+      tls_answers=$((tls_answers + 1))
+  done
+  check "each console answers over TLS with the class CA's certificate ($tls_answers of $N)" test "$tls_answers" = "$N"
+fi
 sleep 60
 class_stats >"$WORK/idle"
 {
@@ -136,6 +172,18 @@ class_stats >"$WORK/idle"
   echo "per service idle (mean over labs):"
   service_stats | sed 's/^/  /'
 } | tee -a "$WORK/report"
+
+if [ "$SCALE_IDLE_ONLY" = 1 ]; then
+  log "make class-down (SCALE_IDLE_ONLY=1: the idle figures only)"
+  started=$SECONDS
+  check "make class-down" make_lab class-down ROSTER="$ROSTER_FILE"
+  echo "class-down (each lab saved first): $((SECONDS - started)) s" | tee -a "$WORK/report"
+  rm -f "$ROSTER_FILE"
+  mkdir -p "$(dirname "$REPORT")"
+  cp "$WORK/report" "$REPORT"
+  echo "report: ${REPORT#"$ROOT"/}"
+  if summary; then exit 0; else exit 1; fi
+fi
 
 BROKEN_LAB=$(names | tail -n 1)
 # A trainee whose workflow runs away: lab 2 (of 3 or more) also holds a Code node that never ends
