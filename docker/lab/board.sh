@@ -241,7 +241,7 @@ cmd_class_board() {
     sleep 0.5
   done
   say "the class board: $(board_where)   ($(echo "$CLASS" | wc -w) labs; Ctrl-C stops it)"
-  [ -z "$BOARD_TLS_CERT" ] || say "$(tls_roster_lines | sed 's/^# //')"
+  [ -z "$BOARD_TLS_CERT" ] || say "$(tls_roster_lines "$bind" | sed 's/^# //')"
   while true; do
     if states=$(board_states); then board_write_states "$dir" "$states" || true; else say "Docker did not answer; the board's lab states wait"; fi
     board_clear_releases

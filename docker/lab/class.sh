@@ -103,7 +103,7 @@ cmd_class_each() {
 
 # The roster a trainer hands out, written to labs/class-roster.txt (private: it holds the logins).
 cmd_roster() {
-  local name file=$LAB_DIR/labs/class-roster.txt
+  local name address file=$LAB_DIR/labs/class-roster.txt
   class_names accounts
   mkdir -p "$LAB_DIR/labs"
   # Private whatever the caller's umask, also a file an older roster left readable.
@@ -111,7 +111,8 @@ cmd_roster() {
     umask 077
     for name in $CLASS; do lab_sh "$name" where-short || echo "$name: not running"; done >"$file.labs"
     # Over TLS (a classroom address): the class CA to trust first, with its fingerprint.
-    { if grep -q 'https://' "$file.labs"; then tls_roster_lines; fi; cat "$file.labs"; } >"$file"
+    address=$(grep -o -m 1 'https://[0-9.]*' "$file.labs" | sed 's|https://||' || true)
+    { if [ -n "$address" ]; then tls_roster_lines "$address"; fi; cat "$file.labs"; } >"$file"
     rm -f "$file.labs"
     chmod 600 "$file"
     mkdir -p "$LAB_DIR/labs/sshd"

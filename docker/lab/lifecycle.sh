@@ -153,7 +153,7 @@ where_things_are() {
   keep:        make stop$LAB_ARG / make start$LAB_ARG   for the night, everything kept; make save$LAB_ARG, make restore$LAB_ARG
   remove:      make down$LAB_ARG   saves the workflows to $(shown_path "$(save_dir_of_lab)")/, then removes the lab
 TEXT
-  [ "${LAB_SCHEME:-http}" != https ] || echo "  tls:         $(tls_roster_lines | sed 's/^# //')"
+  [ "${LAB_SCHEME:-http}" != https ] || echo "  tls:         $(tls_roster_lines "$LAB_BIND" | sed 's/^# //')"
 }
 
 # The stages after the first, in order, then "or all": wrapped under where_things_are's second column.

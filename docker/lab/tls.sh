@@ -75,10 +75,16 @@ tls_lab_env() {
   export CONSOLE_TLS_CERT CONSOLE_TLS_KEY
 }
 
-# tls_roster_lines: what a trainee needs to trust the class CA (the roster's and the board's head).
+# tls_roster_lines ADDRESS: what a trainee needs to trust ADDRESS's certificate (the roster's and the board's
+# head): the class CA, or nothing when it is the trainer's own (LAB_TLS_CERT), which the class CA did not
+# sign: its fingerprint then, to compare with the browser's.
 tls_roster_lines() {
   local dir
   dir=$(tls_dir)
+  if [ -f "$dir/$1.own" ] && [ -s "$dir/$1.pem" ]; then
+    echo "# Certificate: the trainer's own for $1 (LAB_TLS_CERT; nothing to trust where browsers trust its issuer), SHA-256 $(tls_fingerprint "$dir/$1.pem")"
+    return 0
+  fi
   [ -s "$dir/class-ca.pem" ] || return 0
   echo "# Class CA (trust it once per browser: docs/trainee-guide.md): $dir/class-ca.pem, SHA-256 $(tls_fingerprint "$dir/class-ca.pem")"
 }

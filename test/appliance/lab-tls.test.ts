@@ -54,4 +54,36 @@ describe('the classroom certificates (docker/lab/tls.sh)', () => {
       ': OK',
     );
   });
+
+  // The roster's, the board's and make up's line on trust (tls_roster_lines ADDRESS): the class CA for its
+  // own certificates; for the trainer's own (LAB_TLS_CERT, marked ADDRESS.own) its fingerprint and no class CA,
+  // which did not sign it.
+  it("tells trainees to trust the class CA, or names the trainer's own certificate instead", () => {
+    const labDir = join(root, 'roster');
+    const tls = join(labDir, 'labs', 'tls');
+    make(tls, '192.0.2.20');
+    make(join(root, 'org'), '192.0.2.21');
+    const lines = (address: string) =>
+      execFileSync(
+        'bash',
+        ['-c', 'LAB_DIR=$1; . docker/lab/tls.sh; tls_roster_lines "$2"', 'x', labDir, address],
+        {
+          encoding: 'utf8',
+        },
+      ).trim();
+    const fingerprint = (file: string) =>
+      openssl('x509', '-in', file, '-noout', '-fingerprint', '-sha256').trim().replace(/^.*=/, '');
+    const ca = fingerprint(join(tls, 'class-ca.pem'));
+    expect(lines('192.0.2.20')).toBe(
+      `# Class CA (trust it once per browser: docs/trainee-guide.md): ${join(tls, 'class-ca.pem')}, SHA-256 ${ca}`,
+    );
+    // The trainer's own for .21, as tls_lab_env keeps it: copied in, marked own.
+    writeFileSync(join(tls, '192.0.2.21.pem'), readFileSync(join(root, 'org', '192.0.2.21.pem')));
+    writeFileSync(join(tls, '192.0.2.21.own'), '');
+    const own = lines('192.0.2.21');
+    expect(own).toContain("the trainer's own for 192.0.2.21");
+    expect(own).toContain(`SHA-256 ${fingerprint(join(tls, '192.0.2.21.pem'))}`);
+    expect(own).not.toContain('Class CA');
+    expect(own).not.toContain(ca);
+  });
 });
