@@ -16,8 +16,8 @@
 #   5. for each further step k of SCALE_STEPS (default none; e.g. "12 8 4"): the burst in k labs, labs
 #      k+1..N stopped (`make stop`), held to the strict bar: every check passes within 2x a lone one;
 #   6. `make class-down` (every lab saved first, as a trainer's would be).
-# With SCALE_BIND=<address> the class comes up over TLS on that address (`make class-up ... LAB_BIND=`), put
-# on an interface of its own in the engine's namespace as a classroom address would be; the roster's links
+# With SCALE_BIND=<address> the class comes up over TLS on that address (`make class-up ... LAB_BIND=`), an
+# address of the engine's host (on its namespace's loopback interface) as a classroom address would be; the roster's links
 # must be https:// and each console must answer over TLS with the class CA's certificate. With
 # SCALE_IDLE_ONLY=1 only steps 1 and 6 run: the class's memory idle, with and without TLS alike.
 # The burst passes with no wrong verdict and nothing killed; the class shape with no wrong verdict, every
@@ -72,8 +72,7 @@ if [ -n "$SCALE_BIND" ] && ! [[ $SCALE_BIND =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]];
   echo "class-scale: SCALE_BIND=$SCALE_BIND is not an IPv4 address" >&2
   exit 2
 fi
-# The classroom address's interface, in the engine's namespace; labs/tls/ removed at the end when this made it.
-BIND_LINK=soar-scale0
+# labs/tls/ (the class CA) removed at the end when this run made it.
 TLS_DIR_MADE=0
 [ -d labs/tls ] || TLS_DIR_MADE=1
 
@@ -86,7 +85,7 @@ cleanup() {
   if engine_answers && [ -f "$ROSTER_FILE" ]; then
     LAB_FORCE_DOWN=1 timeout 1800 make -s --no-print-directory class-down ROSTER="$ROSTER_FILE" >/dev/null 2>&1
   fi
-  [ -z "$SCALE_BIND" ] || in_ns ip link del "$BIND_LINK" 2>/dev/null
+  [ -z "$SCALE_BIND" ] || in_ns ip addr del "$SCALE_BIND/32" dev lo 2>/dev/null
   [ "$TLS_DIR_MADE" = 0 ] || rm -rf labs/tls
   stop_engine
   rm -rf "$WORK"
@@ -139,9 +138,7 @@ median() { awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{v[NR] = $1} END {pr
 
 bind_args=()
 if [ -n "$SCALE_BIND" ]; then
-  in_ns ip link add "$BIND_LINK" type dummy
-  in_ns ip addr add "$SCALE_BIND/32" dev "$BIND_LINK"
-  in_ns ip link set "$BIND_LINK" up
+  in_ns ip addr add "$SCALE_BIND/32" dev lo
   bind_args=(LAB_BIND="$SCALE_BIND")
   echo "over TLS: make class-up ... LAB_BIND=$SCALE_BIND (the class CA's certificates)" | tee -a "$WORK/report"
 fi
