@@ -15,8 +15,12 @@ WALLS_PROBE_NET=soar-lab-etest-gateway-probe
 WALLS_UNWALLED=soar-lab-etest-unwalled
 WALLS_LISTENER_PID=""
 
-# A second lab, published on the engine host's classroom-side address (LAB_BIND: LAN mode).
+# A second lab, published on the engine host's classroom-side address (LAB_BIND: LAN mode), with the
+# trainer's own certificate (LAB_TLS_CERT, LAB_TLS_KEY: an "organisation's CA" of the test's, in $WORK/org).
 WALLS_LAN_LAB=etestlan
+WALLS_LAN_BIND=10.250.0.1
+WALLS_TLS_MADE=0
+[ -d "$ROOT/labs/tls" ] || WALLS_TLS_MADE=1
 
 walls_cleanup() {
   [ -n "$WALLS_LISTENER_PID" ] && kill "$WALLS_LISTENER_PID" 2>/dev/null
@@ -26,6 +30,9 @@ walls_cleanup() {
     LAB=$WALLS_LAN_LAB LAB_FORCE_DOWN=1 timeout 120 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh down >/dev/null 2>&1 || true
   fi
   ip netns del "$WALLS_CLIENT_NETNS" 2>/dev/null || true
+  # The trainer's certificate kept for the address (and the class CA, when this test made the folder).
+  rm -f "$ROOT/labs/tls/$WALLS_LAN_BIND".{pem,key,own}
+  [ "$WALLS_TLS_MADE" = 0 ] || rm -rf "$ROOT/labs/tls"
   if engine_answers; then
     [ -z "${N8N:-}" ] || docker network disconnect -f "$WALLS_PROBE_NET" "$N8N" >/dev/null 2>&1 || true
     docker rm -f "$WALLS_UNWALLED" >/dev/null 2>&1 || true
@@ -144,19 +151,27 @@ walls_lan_mode() {
   local console_ip lan_project=soar-lab-$WALLS_LAN_LAB
   log "the walls in LAN mode (LAB_BIND on the classroom side)"
   ip -n "$WALLS_CLIENT_NETNS" route add 172.30.70.0/24 via 10.250.0.1
+  # The trainer's own certificate for the address, from a CA of their organisation's (not the class CA).
+  bash docker/lab/tls.sh "$WORK/org" "$WALLS_LAN_BIND" >/dev/null
   # In the engine's namespace, where 10.250.0.1 is an address of the host (make up checks its ports there).
-  if ! LAB=$WALLS_LAN_LAB LAB_BIND=10.250.0.1 LAB_SUBNET=172.30.70.0/24 LAB_EDITOR_PORT=5690 LAB_CONSOLE_PORT=8090 \
+  if ! LAB=$WALLS_LAN_LAB LAB_BIND=$WALLS_LAN_BIND LAB_SUBNET=172.30.70.0/24 LAB_EDITOR_PORT=5690 LAB_CONSOLE_PORT=8090 \
+    LAB_TLS_CERT=$WORK/org/$WALLS_LAN_BIND.pem LAB_TLS_KEY=$WORK/org/$WALLS_LAN_BIND.key \
     timeout 300 nsenter --net="/var/run/netns/$ENGINE_NETNS" bash docker/lab.sh up >"$WORK/lan-up.log" 2>&1; then
     fail "a lab published on the classroom side comes up" "$(tail -n 3 "$WORK/lan-up.log" | tr '\n' ' ')"
     return 0
   fi
-  pass "a lab published on the classroom side comes up (LAB_BIND=10.250.0.1)"
+  pass "make up LAB_BIND=10.250.0.1 LAB_TLS_CERT=... LAB_TLS_KEY=...: one lab on the classroom side, the trainer's certificate"
+  check "... make up's links are https://10.250.0.1 and its tls line names the trainer's own certificate, not the class CA" \
+    lan_up_says
   console_ip=$(docker inspect -f "{{(index .NetworkSettings.Networks \"${lan_project}_editor\").IPAddress}}" "$(container_of "$lan_project" console)")
-  # On the classroom side both ports speak TLS only, with the class CA's certificate (docker/lab/tls.sh):
-  # the client trusts that CA alone and gets a status line over https; plain HTTP reaches the port and
-  # is answered no status line (the same port, the same client: the https line is its control).
-  control_reach "client -> that lab's console over https://10.250.0.1:8090 (class CA)" client_https https://10.250.0.1:8090/api/session
-  control_reach "client -> its editor gate over https://10.250.0.1:5690 (class CA)" client_https https://10.250.0.1:5690/healthz
+  # On the classroom side both ports speak TLS only, with the trainer's certificate: the client trusts
+  # their organisation's CA alone and gets a status line over https; trusting the class CA alone it is
+  # refused (the certificate served is the trainer's). Plain HTTP reaches the port and is answered no
+  # status line (the same port, the same client: the https line is its control).
+  control_reach "client -> that lab's console over https://10.250.0.1:8090 (the trainer's CA)" client_https https://10.250.0.1:8090/api/session "$WORK/org/class-ca.pem"
+  control_reach "client -> its editor gate over https://10.250.0.1:5690 (the trainer's CA)" client_https https://10.250.0.1:5690/healthz "$WORK/org/class-ca.pem"
+  check "client -> that lab's console trusting the class CA alone: refused, the certificate is the trainer's" \
+    client_https_refused https://10.250.0.1:8090/api/session "$ROOT/labs/tls/class-ca.pem"
   check "client -> that lab's console in plain HTTP: no status line" client_plain_unanswered http://10.250.0.1:8090/api/session
   check "client -> its editor gate in plain HTTP: no status line" client_plain_unanswered http://10.250.0.1:5690/healthz
   refute_reach "client -> that lab's console by its address $console_ip:8088" in_client_ns "http://$console_ip:8088/api/session"
@@ -165,11 +180,26 @@ walls_lan_mode() {
     lan_lab_down
 }
 
-# client_https URL: an https GET from the client, trusting the class CA alone; exits 0 with the status line.
+# client_https URL CA: an https GET from the client, trusting CA alone; exits 0 with the status line.
 client_https() {
   timeout 20 nsenter --net="/var/run/netns/$WALLS_CLIENT_NETNS" node -e 'const fs=require("fs");
 require("https").get(process.argv[1],{ca:fs.readFileSync(process.argv[2]),timeout:5000},r=>{console.log("reached: HTTP "+r.statusCode);process.exit(0)})
-.on("error",e=>{console.log("no answer: "+e.code);process.exit(1)})' "$1" "$ROOT/labs/tls/class-ca.pem"
+.on("error",e=>{console.log("no answer: "+e.code);process.exit(1)})' "$1" "$2"
+}
+# client_https_refused URL CA: the TLS handshake itself fails on the certificate (not a timeout or a
+# refused connection: the port answered, with a certificate CA did not sign).
+client_https_refused() {
+  local said
+  said=$(client_https "$1" "$2" || true)
+  echo "$said"
+  grep -Eq '^no answer: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|DEPTH_ZERO_SELF_SIGNED_CERT)$' <<<"$said"
+}
+# lan_up_says: make up's own lines for the LAN lab: https links on the address, and the trainer's certificate.
+lan_up_says() {
+  grep -E 'https://10\.250\.0\.1:(5690|8090)' "$WORK/lan-up.log" | head -n 2
+  grep -E '^  tls: ' "$WORK/lan-up.log"
+  grep -q 'https://10\.250\.0\.1:8090' "$WORK/lan-up.log" && grep -q "^  tls: .*the trainer's own for 10\.250\.0\.1" "$WORK/lan-up.log" &&
+    ! grep -q '^  tls: .*Class CA' "$WORK/lan-up.log"
 }
 # client_plain_unanswered URL: plain HTTP from the client reaches the port and gets no HTTP status line.
 client_plain_unanswered() {
