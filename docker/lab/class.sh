@@ -63,10 +63,11 @@ lab_moving() { grep -q '^LAB_MOVE_SAVE=.' "$LAB_DIR/labs/$1.env" 2>/dev/null; }
 lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab-$1" | grep -q .; }
 
 # Adds the missing labs and changes none that run but those of an earlier version, updated (docker/lab/
-# update.sh): all new ones are prepared first (names, slots, memory, secrets), then started together, then
-# each lab is waited for and set up.
+# update.sh): all new ones are prepared first (names, slots, memory, secrets); the labs that were there are
+# waited for (and updated) one after another, the first building the lab's image; then the new ones are
+# started and set up side by side, CLASS_STARTING_AT_ONCE at a time (class_up_new).
 cmd_class_up() {
-  local start=$SECONDS name new="" out skip
+  local start=$SECONDS name new="" out skip later
   class_names accounts
   need_docker
   # A lab whose move was cut short is not made here: its own make up finishes the move first (docker/lab/
@@ -78,18 +79,52 @@ cmd_class_up() {
   else
     say "starting$new"
     for name in $new; do lab_sh "$name" prepare || exit 1; done
-    for name in $new; do LAB_SKIP_BUILD=1 lab_sh "$name" create || exit 1; done
   fi
-  # Each lab set up (and one of an earlier version updated: its one line shown); the lab's image is built
-  # (or found built) by the first only.
-  skip=""
+  # Each lab there before set up (one of an earlier version updated: its one line shown), one after
+  # another; the lab's image is built (or found built) by the first only, a new one if it comes first.
+  skip="" later=""
   for name in $CLASS; do
+    case " $new " in *" $name "*) if [ -n "$skip" ]; then later="$later $name" && continue; fi ;; esac
     out=$(LAB_SKIP_BUILD=$skip lab_sh "$name" up) || die "lab $name did not come up (make logs LAB=$name)"
     grep -E '^lab: (updated|moved) ' <<<"$out" || true
     skip=1
   done
+  # shellcheck disable=SC2086 # one name a word
+  class_up_new $later
   cmd_roster
   say "the class is up ($(echo "$CLASS" | wc -w) labs) after $(since "$start") s"
+}
+
+# How many new labs of a class start at once: enough to keep two cores busy while each waits on its n8n
+# and on Docker, few enough that no n8n starting misses its own deadlines (its database pings, its task
+# runner's grant): with all 16 of a class starting together on 2 cores, one n8n gave up and was restarted.
+CLASS_STARTING_AT_ONCE=4
+
+# class_up_new NAMES...: each new lab's `make up` (started, waited for and set up; its image built
+# already), CLASS_STARTING_AT_ONCE side by side, each one's lines kept in a file; once all have ended,
+# those that did not come up named, with their last lines. They hold no one's work yet.
+class_up_new() {
+  local dir name failed=""
+  [ $# -gt 0 ] || return 0
+  dir=$(mktemp -d)
+  for name in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$CLASS_STARTING_AT_ONCE" ]; do sleep 1; done
+    # Ctrl-C stops it too (a shell without job control starts its background jobs deaf to it).
+    (
+      trap - INT
+      rc=0
+      LAB_SKIP_BUILD=1 lab_sh "$name" up >"$dir/$name.out" 2>&1 || rc=$?
+      echo "$rc" >"$dir/$name.rc"
+    ) &
+  done
+  wait
+  for name in "$@"; do
+    [ "$(cat "$dir/$name.rc" 2>/dev/null)" = 0 ] && continue
+    failed="$failed $name"
+    tail -n 3 "$dir/$name.out" | sed "s/^/  $name: /" >&2
+  done
+  rm -rf "$dir"
+  [ -z "$failed" ] || die "lab(s)$failed did not come up (make logs LAB=<name>)"
 }
 
 # class-down, class-save, class-stop, class-start, class-restore: the lab command for each trainee in turn;
