@@ -67,7 +67,7 @@ lab_running() { docker ps -q --filter "label=com.docker.compose.project=soar-lab
 # waited for (and updated) one after another, the first building the lab's image; then the new ones are
 # started and set up side by side, CLASS_STARTING_AT_ONCE at a time (class_up_new).
 cmd_class_up() {
-  local start=$SECONDS name new="" out skip later
+  local start=$SECONDS name new="" out skip
   class_names accounts
   need_docker
   # A lab whose move was cut short is not made here: its own make up finishes the move first (docker/lab/
@@ -81,16 +81,24 @@ cmd_class_up() {
     for name in $new; do lab_sh "$name" prepare || exit 1; done
   fi
   # Each lab there before set up (one of an earlier version updated: its one line shown), one after
-  # another; the lab's image is built (or found built) by the first only, a new one if it comes first.
-  skip="" later=""
+  # another; the lab's image is built (or found built) by the first only: a new one, if it comes first, is
+  # only started then (its image built), and set up with the other new ones.
+  skip=""
   for name in $CLASS; do
-    case " $new " in *" $name "*) if [ -n "$skip" ]; then later="$later $name" && continue; fi ;; esac
-    out=$(LAB_SKIP_BUILD=$skip lab_sh "$name" up) || die "lab $name did not come up (make logs LAB=$name)"
-    grep -E '^lab: (updated|moved) ' <<<"$out" || true
+    case " $new " in
+      *" $name "*)
+        [ -z "$skip" ] || continue
+        lab_sh "$name" create >/dev/null || die "lab $name did not start (make logs LAB=$name)"
+        ;;
+      *)
+        out=$(LAB_SKIP_BUILD=$skip lab_sh "$name" up) || die "lab $name did not come up (make logs LAB=$name)"
+        grep -E '^lab: (updated|moved) ' <<<"$out" || true
+        ;;
+    esac
     skip=1
   done
   # shellcheck disable=SC2086 # one name a word
-  class_up_new $later
+  class_up_new $new
   cmd_roster
   say "the class is up ($(echo "$CLASS" | wc -w) labs) after $(since "$start") s"
 }
