@@ -16,10 +16,11 @@
 #   5. for each further step k of SCALE_STEPS (default none; e.g. "12 8 4"): the burst in k labs, labs
 #      k+1..N stopped (`make stop`), held to the strict bar: every check passes within 2x a lone one;
 #   6. `make class-down` (every lab saved first, as a trainer's would be).
-# With SCALE_BIND=<address> the class comes up over TLS on that address (`make class-up ... LAB_BIND=`), an
-# address of the engine's host (on its namespace's loopback interface) as a classroom address would be; the roster's links
-# must be https:// and each console must answer over TLS with the class CA's certificate. With
-# SCALE_IDLE_ONLY=1 only steps 1 and 6 run: the class's memory idle, with and without TLS alike.
+# With SCALE_BIND=<address> the class comes up over TLS on that address (`make class-up ... LAB_BIND=`),
+# an address of the engine's host (on its namespace's loopback interface) as a classroom address would
+# be; the roster's links must be https:// and each console must answer over TLS with the class CA's
+# certificate. With SCALE_IDLE_ONLY=1 only steps 1 and 6 run: the class's memory idle, with and without
+# TLS alike.
 # The burst passes with no wrong verdict and nothing killed; the class shape with no wrong verdict, every
 # check run to a verdict, the 95th-percentile check time of the labs neither broken nor running away within
 # 2x the same requests alone, nothing killed.
@@ -170,8 +171,10 @@ class_stats >"$WORK/idle"
   service_stats | sed 's/^/  /'
 } | tee -a "$WORK/report"
 
-if [ "$SCALE_IDLE_ONLY" = 1 ]; then
-  log "make class-down (SCALE_IDLE_ONLY=1: the idle figures only)"
+# class_down_and_report WHY: step 6, the class taken down (each lab saved first) and timed, the report
+# written, the closing line (its status this function's: under set -e a failed check ends the script).
+class_down_and_report() {
+  log "make class-down$1"
   started=$SECONDS
   check "make class-down" make_lab class-down ROSTER="$ROSTER_FILE"
   echo "class-down (each lab saved first): $((SECONDS - started)) s" | tee -a "$WORK/report"
@@ -179,7 +182,11 @@ if [ "$SCALE_IDLE_ONLY" = 1 ]; then
   mkdir -p "$(dirname "$REPORT")"
   cp "$WORK/report" "$REPORT"
   echo "report: ${REPORT#"$ROOT"/}"
-  if summary; then exit 0; else exit 1; fi
+  summary
+}
+if [ "$SCALE_IDLE_ONLY" = 1 ]; then
+  class_down_and_report " (SCALE_IDLE_ONLY=1: the idle figures only)"
+  exit 0
 fi
 
 BROKEN_LAB=$(names | tail -n 1)
@@ -272,12 +279,4 @@ for k in $STEPS; do
   RUNNING=$k
 done
 
-log "make class-down"
-started=$SECONDS
-check "make class-down" make_lab class-down ROSTER="$ROSTER_FILE"
-echo "class-down (each lab saved first): $((SECONDS - started)) s" | tee -a "$WORK/report"
-rm -f "$ROSTER_FILE"
-mkdir -p "$(dirname "$REPORT")"
-cp "$WORK/report" "$REPORT"
-echo "report: ${REPORT#"$ROOT"/}"
-summary
+class_down_and_report ""
